@@ -1,0 +1,219 @@
+//! The plain data that [`super::analyze`] returns.
+
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Analysis {
+    /// Parse errors (ERROR / MISSING nodes), in source order. When the
+    /// fragment only parses as a function body (top-level `return`, `yield`,
+    /// `await`, `nonlocal`), that is not a syntax error: see `wrap`.
+    pub syntax_errors: Vec<SyntaxIssue>,
+    /// Whether the fragment has to be wrapped in a function to run.
+    pub wrap: Wrap,
+    /// The statements counted by the Treefix/LExecutor coverage metric,
+    /// sorted by line (one entry per line that starts a counted statement).
+    pub statements: Vec<Statement>,
+    /// Imports in source order (including ones nested in blocks).
+    pub imports: Vec<Import>,
+    /// Names read but never bound anywhere in the fragment and not builtins,
+    /// in order of first use. `self`/`cls` in a body are free names too.
+    pub free_names: Vec<FreeName>,
+    /// Every name bound anywhere in the fragment (assignment, def, class,
+    /// import, for/with/except targets, comprehension variables excluded).
+    pub bound_names: BTreeSet<String>,
+    /// Line -> plain names (not attributes/subscripts) assigned on that line
+    /// by `=`, augmented `+=`, annotated assignment, `for` targets, `with ... as`.
+    pub assigned: BTreeMap<u32, Vec<String>>,
+    /// Literal file paths the fragment reads or writes.
+    pub files: Vec<FileUse>,
+    /// Names of functions defined at top level (`def f`) with their parameters,
+    /// so a driver can call them.
+    pub functions: Vec<FunctionDef>,
+    /// Classes defined at top level with their methods.
+    pub classes: Vec<ClassDef>,
+    /// Lines of `if`/`elif`/`while` conditions and the free names they read
+    /// (for evolution: which names feed which branches).
+    pub branches: Vec<Branch>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct SyntaxIssue {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum Wrap {
+    /// Runs as a module.
+    #[default]
+    None,
+    /// Top-level `return`/`yield`/`nonlocal`: wrap in `def __fragment(...)`.
+    Function { is_async: bool, is_generator: bool },
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Statement {
+    pub line: u32,
+    /// `None` for a simple statement (counts when it completed); for a compound
+    /// statement (`if`, `for`, `while`, `with`, `try`, `def`, `class`, `match`,
+    /// async variants), the first lines of its body blocks (counts when any was
+    /// hit). Mirrors `statement_lines` in `shared/bench/measure.py`.
+    pub body_first_lines: Option<Vec<u32>>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Import {
+    pub line: u32,
+    /// Absolute module path (`os.path`), empty for `from . import x`.
+    pub module: String,
+    /// Leading dots of a relative import.
+    pub level: u32,
+    /// `import a.b as c` -> Some("c"); `import a.b` -> None.
+    pub alias: Option<String>,
+    /// For `from m import a as b, c`: [("a", Some("b")), ("c", None)]; `*` -> [("*", None)].
+    pub names: Vec<(String, Option<String>)>,
+    pub is_from: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FreeName {
+    pub name: String,
+    pub first_line: u32,
+    pub usage: Usage,
+}
+
+/// What the fragment does with a value. Recursive: the usage of `x.a` is
+/// `usage.attrs["a"]`, of `x()` is `usage.returns`, of `x[k]` is in
+/// `usage.subscripts`, of an element when iterating is `usage.element`.
+/// Usage flows through simple aliases in the fragment: after `for row in
+/// rows:`, what is done with `row` is recorded in `rows.element`; after
+/// `a, b = pair`, in `pair.unpacked_items`; after `y = x.f()`, in
+/// `x.attrs["f"].returns`.
+#[derive(Debug, Clone, Default, Serialize, PartialEq)]
+pub struct Usage {
+    /// Attributes read (`x.a`, including methods: a method is an attribute
+    /// whose usage has `calls`).
+    pub attrs: BTreeMap<String, Usage>,
+    /// Every call of the value itself: arity and keyword names.
+    pub calls: Vec<CallShape>,
+    /// How the result of calling it is used (merged over calls).
+    pub returns: Option<Box<Usage>>,
+    /// Subscripts with the key and how the item is used.
+    pub subscripts: Vec<(Key, Usage)>,
+    /// Subscript assignment targets `x[k] = v` (keys written).
+    pub subscript_writes: Vec<Key>,
+    /// Iterated (`for`, comprehension, `list(x)`, `*x`); usage of an element.
+    pub element: Option<Box<Usage>>,
+    pub iterated: bool,
+    /// Unpacked into this many targets (`a, b = x`, `for a, b in ...` goes to element).
+    pub unpack: Option<usize>,
+    /// Usage of each unpacked item, index-aligned with the targets.
+    pub unpacked_items: Vec<Usage>,
+    /// Comparisons and arithmetic with literals: (operator text, literal).
+    pub compared: Vec<(String, Literal)>,
+    pub arithmetic: Vec<(String, Literal)>,
+    /// Arithmetic/comparison with non-literal operands (operator text).
+    pub operators: BTreeSet<String>,
+    /// Used as a condition (`if x`, `while x`, `not x`, `and`/`or` operand).
+    pub truth_tested: bool,
+    /// `len(x)`, `x in y` (as container: `contains`), `with x`, `await x`.
+    pub len: bool,
+    pub contains: Vec<Literal>,
+    pub with_ctx: bool,
+    pub awaited: bool,
+    /// Passed as an argument: callee as dotted text (`np.array`, `open`,
+    /// `print`) and the position (`Some(i)`) or keyword (`None`, `Some(kw)`).
+    pub passed_to: Vec<ArgUse>,
+    /// Formatted in f-string / `%` / `str.format` / `print`.
+    pub formatted: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CallShape {
+    pub positional: usize,
+    pub keywords: Vec<String>,
+    pub star_args: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(tag = "kind", content = "value", rename_all = "kebab-case")]
+pub enum Key {
+    Str(String),
+    Int(i64),
+    Slice,
+    /// A non-literal key: the source text of the index expression.
+    Expr(String),
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[serde(tag = "kind", content = "value", rename_all = "kebab-case")]
+pub enum Literal {
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Bool(bool),
+    None,
+    Other(String),
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ArgUse {
+    pub callee: String,
+    pub position: Option<usize>,
+    pub keyword: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct FileUse {
+    pub line: u32,
+    pub path: String,
+    /// `open`, `read_csv`, `read_json`, `loadtxt`, `imread`, `sqlite3.connect`, ...:
+    /// the last segment of the callee.
+    pub how: String,
+    /// The mode string for `open` (`"r"`, `"wb"`), when literal.
+    pub mode: Option<String>,
+    /// True when the fragment only writes it (mode w/a/x, `to_csv`, `savefig`).
+    pub writes: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FunctionDef {
+    pub name: String,
+    pub line: u32,
+    pub params: Vec<Param>,
+    pub is_async: bool,
+    pub is_method: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Param {
+    pub name: String,
+    /// `*args` -> "*", `**kw` -> "**", else "".
+    pub star: String,
+    pub has_default: bool,
+    /// Annotation source text, if any.
+    pub annotation: Option<String>,
+    /// Default value source text, if any.
+    pub default: Option<String>,
+    /// How the body uses the parameter.
+    pub usage: Usage,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ClassDef {
+    pub name: String,
+    pub line: u32,
+    pub methods: Vec<FunctionDef>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Branch {
+    pub line: u32,
+    /// Free names read by the condition.
+    pub names: Vec<String>,
+    /// The condition's source text.
+    pub condition: String,
+}

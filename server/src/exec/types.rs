@@ -1,0 +1,133 @@
+//! Requests, outcomes and errors of the executor.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A file the program expects in its working directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resource {
+    /// Relative path inside the scratch directory (no `..`, not absolute).
+    pub path: String,
+    pub content: Vec<u8>,
+}
+
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    /// The full program text.
+    pub program: String,
+    /// Program lines (1-based) -> plain names assigned there, whose first
+    /// value (repr, truncated) the harness records.
+    pub probes: BTreeMap<u32, Vec<String>>,
+    pub resources: Vec<Resource>,
+    /// Modules a warm worker may import before forking the run (speed only:
+    /// the run behaves the same whether or not they were preloaded).
+    pub preload: Vec<String>,
+    /// Wall-clock limit for this run.
+    pub timeout: Duration,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RunStatus {
+    Completed,
+    Raised,
+    Timeout,
+    /// A resource limit stopped it (memory, CPU, processes, file size, output).
+    Limit,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ExceptionInfo {
+    /// `NameError`, `KeyError`, ... (qualified for non-builtins: `json.decoder.JSONDecodeError`).
+    pub type_name: String,
+    pub message: String,
+    /// Innermost program line where it was raised (1-based), if any program frame.
+    pub line: Option<u32>,
+    /// NameError / AttributeError / ImportError `.name`.
+    pub name: Option<String>,
+    /// AttributeError `.obj`: the type name of the object.
+    pub obj_type: Option<String>,
+    /// KeyError / IndexError: repr of the key.
+    pub key: Option<String>,
+    /// ModuleNotFoundError / ImportError: module name.
+    pub module: Option<String>,
+    /// FileNotFoundError / OSError: filename.
+    pub path: Option<String>,
+    /// MRO names of the exception type (for classifying subclasses).
+    pub bases: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunOutcome {
+    pub status: RunStatus,
+    /// Program lines that had a line event (any frame of the program file).
+    pub hit: Vec<u32>,
+    /// Program lines that completed: followed by another line event or a
+    /// return in the same frame, without an exception in between (the rule
+    /// of `shared/bench/measure.py`).
+    pub completed: Vec<u32>,
+    /// Program line -> number of line events.
+    pub hit_counts: BTreeMap<u32, u64>,
+    pub exception: Option<ExceptionInfo>,
+    /// Which limit stopped it, in words, when status is `Limit` or `Timeout`.
+    pub limit: Option<String>,
+    /// Program line -> [(name, repr)] for probed names, first value only.
+    pub values: BTreeMap<u32, Vec<(String, String)>>,
+    /// Captured output, truncated.
+    pub stdout: String,
+    pub stderr: String,
+    pub duration: Duration,
+}
+
+/// How contained a run is, reported to the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Containment {
+    pub bubblewrap: bool,
+    pub unprivileged_uid: Option<u32>,
+    /// Plain-language note when protection is reduced.
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Limits {
+    pub memory_bytes: u64,
+    pub cpu_seconds: u64,
+    pub file_bytes: u64,
+    pub processes: u64,
+    pub output_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory_bytes: 4 << 30,
+            cpu_seconds: 30,
+            file_bytes: 64 << 20,
+            processes: 64,
+            output_bytes: 64 << 10,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error("python interpreter {0} could not be started: {1}")]
+    Spawn(PathBuf, std::io::Error),
+    #[error("the execution worker died unexpectedly: {0}")]
+    WorkerDied(String),
+    #[error("the execution worker sent a malformed reply: {0}")]
+    Protocol(String),
+    #[error("could not prepare the scratch directory: {0}")]
+    Scratch(std::io::Error),
+    #[error("invalid resource path {0:?}: must be relative and stay inside the scratch directory")]
+    ResourcePath(String),
+}
+
+/// Runs programs. The default implementation is a pool of warm sandboxed
+/// workers; tests and benchmarks can pick a cold one-process-per-run mode.
+pub trait Executor: Send + Sync {
+    fn run(&self, req: &RunRequest) -> Result<RunOutcome, ExecError>;
+    fn containment(&self) -> Containment;
+}
