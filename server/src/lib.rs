@@ -6,3 +6,6 @@
 
 pub mod analysis;
 pub mod exec;
+pub mod coverage;
+pub mod program;
+pub mod synth;

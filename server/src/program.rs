@@ -1,0 +1,177 @@
+//! Assembling the program that runs: prefix, fragment (wrapped when it must
+//! be), suffix, and the map from fragment lines to program lines. Pure.
+//!
+//! The fragment's text is never changed, only indented once as a whole when
+//! it has to become a function body, so that the user can recognise it and
+//! an independent checker can find each line verbatim.
+
+use crate::analysis::{Analysis, Wrap};
+
+/// Name of the function a fragment body is wrapped in.
+pub const WRAPPER: &str = "__runnable_fragment";
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    pub text: String,
+    pub prefix: String,
+    pub suffix: String,
+    /// For each fragment line (index 0 = line 1), its 1-based program line.
+    pub fragment_lines: Vec<u32>,
+    /// True when the fragment was wrapped in a function.
+    pub wrapped: bool,
+}
+
+impl Program {
+    /// Program line of fragment line `line` (1-based).
+    pub fn program_line(&self, line: u32) -> Option<u32> {
+        self.fragment_lines.get(line.checked_sub(1)? as usize).copied()
+    }
+
+    /// Fragment line (1-based) of a program line, if it belongs to the fragment.
+    pub fn fragment_line(&self, program_line: u32) -> Option<u32> {
+        let first = *self.fragment_lines.first()?;
+        let idx = program_line.checked_sub(first)? as usize;
+        (self.fragment_lines.get(idx) == Some(&program_line)).then(|| idx as u32 + 1)
+    }
+}
+
+/// How the wrapper of a function-body fragment is declared and driven.
+/// `params` become parameters of the wrapper, passed from same-named
+/// globals of the prefix: names the body assigns after reading them would
+/// otherwise be unbound locals.
+fn wrapper_head(wrap: Wrap, params: &[String]) -> Option<(String, String)> {
+    match wrap {
+        Wrap::None => None,
+        Wrap::Function { is_async, is_generator } => {
+            let def = if is_async { "async def" } else { "def" };
+            let formals = params.join(", ");
+            let actuals = params.iter().map(|p| format!("{p}={p}")).collect::<Vec<_>>().join(", ");
+            let head = format!("{def} {WRAPPER}({formals}):");
+            let call = match (is_async, is_generator) {
+                (false, false) => format!("{WRAPPER}({actuals})"),
+                (false, true) => format!("for _ in {WRAPPER}({actuals}):\n    pass"),
+                (true, false) => format!("import asyncio\nasyncio.run({WRAPPER}({actuals}))"),
+                (true, true) => format!(
+                    "import asyncio\n\nasync def __runnable_drain():\n    async for _ in {WRAPPER}({actuals}):\n        pass\n\nasyncio.run(__runnable_drain())"
+                ),
+            };
+            Some((head, call))
+        }
+    }
+}
+
+/// Build the program. `prefix` and `suffix` are complete Python source
+/// (possibly empty); the wrapper's driver call, when needed, is placed
+/// before `suffix`.
+pub fn assemble(
+    fragment: &str,
+    analysis: &Analysis,
+    prefix: &str,
+    suffix: &str,
+    wrapper_params: &[String],
+) -> Program {
+    let mut out: Vec<String> = Vec::new();
+    let push_block = |out: &mut Vec<String>, text: &str| {
+        out.extend(text.trim_end_matches('\n').lines().map(str::to_string));
+    };
+    let prefix_text = prefix.trim_end_matches('\n');
+    if !prefix_text.is_empty() {
+        push_block(&mut out, prefix_text);
+        out.push(String::new());
+    }
+    let head = wrapper_head(analysis.wrap, wrapper_params);
+    let indent = if head.is_some() {
+        if analysis.common_indent > 0 { "" } else { "    " }
+    } else {
+        ""
+    };
+    match &head {
+        Some((def, _)) => out.push(def.clone()),
+        // An indented fragment that is not a function body still has to sit in a block.
+        None if analysis.common_indent > 0 => out.push("if True:".to_string()),
+        None => {}
+    }
+    let mut fragment_lines = Vec::new();
+    let lines: Vec<&str> = fragment.lines().collect();
+    for l in &lines {
+        out.push(if l.trim().is_empty() { String::new() } else { format!("{indent}{l}") });
+        fragment_lines.push(out.len() as u32);
+    }
+    if lines.is_empty() || (head.is_some() && lines.iter().all(|l| l.trim().is_empty())) {
+        if head.is_some() || analysis.common_indent > 0 {
+            out.push("    pass".into());
+        }
+    }
+    let mut suffix_text = String::new();
+    if let Some((_, call)) = &head {
+        suffix_text.push_str(call);
+    }
+    let user_suffix = suffix.trim_end_matches('\n');
+    if !user_suffix.is_empty() {
+        if !suffix_text.is_empty() {
+            suffix_text.push('\n');
+        }
+        suffix_text.push_str(user_suffix);
+    }
+    if !suffix_text.is_empty() {
+        out.push(String::new());
+        push_block(&mut out, &suffix_text);
+    }
+    let mut text = out.join("\n");
+    text.push('\n');
+    Program {
+        text,
+        prefix: if prefix_text.is_empty() { String::new() } else { format!("{prefix_text}\n") },
+        suffix: if suffix_text.is_empty() { String::new() } else { format!("{suffix_text}\n") },
+        fragment_lines,
+        wrapped: head.is_some(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn analysis(wrap: Wrap, common_indent: usize) -> Analysis {
+        Analysis { wrap, common_indent, ..Default::default() }
+    }
+
+    #[test]
+    fn plain_fragment_follows_prefix() {
+        let p = assemble("x = a + 1\nprint(x)\n", &analysis(Wrap::None, 0), "a = 1\n", "", &[]);
+        assert_eq!(p.text, "a = 1\n\nx = a + 1\nprint(x)\n");
+        assert_eq!(p.fragment_lines, vec![3, 4]);
+        assert_eq!(p.fragment_line(4), Some(2));
+        assert_eq!(p.fragment_line(1), None);
+        assert!(!p.wrapped);
+    }
+
+    #[test]
+    fn function_body_is_wrapped_and_driven() {
+        let a = analysis(Wrap::Function { is_async: false, is_generator: false }, 0);
+        let p = assemble("y = self.x\n\nreturn y\n", &a, "self = 1", "", &[]);
+        assert_eq!(
+            p.text,
+            "self = 1\n\ndef __runnable_fragment():\n    y = self.x\n\n    return y\n\n__runnable_fragment()\n"
+        );
+        assert_eq!(p.fragment_lines, vec![4, 5, 6]);
+        assert_eq!(p.suffix, "__runnable_fragment()\n");
+    }
+
+    #[test]
+    fn async_generator_body_gets_a_drain_driver() {
+        let a = analysis(Wrap::Function { is_async: true, is_generator: true }, 0);
+        let p = assemble("yield await x\n", &a, "", "", &["x".to_string()]);
+        assert!(p.text.starts_with("async def __runnable_fragment(x):\n    yield await x\n"));
+        assert!(p.text.contains("async def __runnable_fragment(x):"));
+        assert!(p.text.contains("async for _ in __runnable_fragment(x=x):"));
+        assert!(p.text.contains("asyncio.run(__runnable_drain())"));
+    }
+
+    #[test]
+    fn indented_fragment_sits_in_a_block_unchanged() {
+        let p = assemble("    a = 1\n    b = a\n", &analysis(Wrap::None, 4), "", "", &[]);
+        assert_eq!(p.text, "if True:\n    a = 1\n    b = a\n");
+        assert_eq!(p.fragment_lines, vec![2, 3]);
+    }
+}

@@ -1,0 +1,599 @@
+//! From usage facts to ranked concrete values. Pure.
+//!
+//! Each kind of value (str, list, dict, DataFrame, ...) is scored by how
+//! well it explains what the fragment does with the name: attributes it
+//! has, keys it is indexed with, operators applied, functions it is passed
+//! to. The best few kinds are built into concrete values, recursively from
+//! the usage of their parts; the catch-all placeholder comes last.
+
+use super::knowledge::{argument_kind, kind_attrs, kinds};
+use super::value::Value;
+use crate::analysis::{Key, Literal, Usage};
+
+const MAX_DEPTH: usize = 4;
+
+/// Ranked candidate values for a name used as `usage` (best first, the
+/// placeholder last). Never empty.
+pub fn candidates(name: &str, usage: &Usage) -> Vec<Value> {
+    let mut out = Vec::new();
+    for kind in rank_kinds(name, usage).into_iter().take(3) {
+        let v = build(kind, name, usage, 0);
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out.push(Value::Anything);
+    out
+}
+
+/// The single best value (used for parts of values).
+pub fn best(name: &str, usage: &Usage, depth: usize) -> Value {
+    if depth > MAX_DEPTH {
+        return Value::Int(1);
+    }
+    let kind = rank_kinds(name, usage).into_iter().next().unwrap_or("int");
+    build(kind, name, usage, depth)
+}
+
+fn has_evidence(u: &Usage) -> bool {
+    u != &Usage::default()
+}
+
+/// Kinds ordered by score (ties keep table order).
+pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
+    let mut scores: Vec<(&'static str, i32)> = Vec::new();
+    let add = |scores: &mut Vec<(&'static str, i32)>, k: &'static str, s: i32| match scores.iter_mut().find(|(n, _)| *n == k) {
+        Some(e) => e.1 += s,
+        None => scores.push((k, s)),
+    };
+    let attr_names: Vec<&str> = u.attrs.keys().map(String::as_str).collect();
+    for (kind, attrs) in kinds() {
+        let kind: &'static str = static_kind(kind);
+        let known = attr_names.iter().filter(|a| attrs.contains(**a)).count() as i32;
+        let unknown = attr_names.len() as i32 - known;
+        if !attr_names.is_empty() {
+            add(&mut scores, kind, 4 * known - 3 * unknown);
+        }
+    }
+    if !attr_names.is_empty() {
+        // Attributes no builtin kind has: an object of a class of its own.
+        add(&mut scores, "object", 2 * attr_names.len() as i32 - 1);
+    }
+    let str_keys = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Str(_))).count() as i32
+        + u.subscript_writes.iter().filter(|k| matches!(k, Key::Str(_))).count() as i32;
+    let int_keys = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Int(_) | Key::Slice)).count() as i32;
+    let expr_keys = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Expr(_))).count() as i32;
+    if str_keys > 0 {
+        add(&mut scores, "dict", 4 + str_keys);
+        add(&mut scores, "dataframe", 2 + str_keys);
+    }
+    if int_keys > 0 {
+        add(&mut scores, "list", 4);
+        add(&mut scores, "tuple", 1);
+        add(&mut scores, "str", 1);
+    }
+    if expr_keys > 0 {
+        add(&mut scores, "list", 2);
+        add(&mut scores, "dict", 2);
+    }
+    if u.iterated || u.element.is_some() {
+        add(&mut scores, "list", 4);
+        add(&mut scores, "dict", 1);
+    }
+    if let Some(n) = u.unpack {
+        add(&mut scores, "tuple", 5 + n as i32);
+    }
+    if u.len {
+        add(&mut scores, "list", 2);
+        add(&mut scores, "str", 1);
+    }
+    for (op, lit) in u.arithmetic.iter().chain(&u.compared) {
+        match lit {
+            Literal::Int(_) => add(&mut scores, "int", 4),
+            Literal::Float(_) => add(&mut scores, "float", 5),
+            Literal::Str(_) if op == "%" => add(&mut scores, "str", 5),
+            Literal::Str(_) => add(&mut scores, "str", 4),
+            Literal::Bool(_) => add(&mut scores, "bool", 4),
+            _ => {}
+        }
+    }
+    for op in &u.operators {
+        if ["+", "-", "*", "/", "//", "**", "<", ">", "<=", ">="].contains(&op.as_str()) {
+            add(&mut scores, "int", 2);
+            add(&mut scores, "float", 1);
+        }
+    }
+    if !u.contains.is_empty() {
+        let strs = u.contains.iter().any(|l| matches!(l, Literal::Str(_)));
+        add(&mut scores, if strs { "dict" } else { "list" }, 2);
+        add(&mut scores, "str", 1);
+    }
+    if !u.calls.is_empty() {
+        let classy = name.chars().next().is_some_and(char::is_uppercase);
+        add(&mut scores, if classy { "class" } else { "function" }, 8);
+    }
+    if u.with_ctx {
+        add(&mut scores, "file", 3);
+    }
+    if u.awaited {
+        add(&mut scores, "coroutine", 8);
+    }
+    if u.truth_tested && scores.is_empty() {
+        add(&mut scores, "bool", 2);
+    }
+    for arg in &u.passed_to {
+        if let Some(k) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
+            let k = match k {
+                "path" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" => "str",
+                "number-list" | "iterable" | "sized" | "command" | "records" => "list",
+                "zero" => "int",
+                other => static_kind(other),
+            };
+            if k != "any" {
+                add(&mut scores, k, 5);
+            }
+        }
+    }
+    if scores.is_empty() {
+        // No evidence but the name: conventions of naming.
+        add(&mut scores, name_kind(name), 1);
+    }
+    scores.sort_by(|a, b| b.1.cmp(&a.1));
+    scores.into_iter().filter(|(_, s)| *s > 0).map(|(k, _)| k).collect::<Vec<_>>().into_iter().chain(
+        // Always have something to build.
+        std::iter::once(name_kind(name)),
+    ).fold(Vec::new(), |mut acc, k| {
+        if !acc.contains(&k) {
+            acc.push(k);
+        }
+        acc
+    })
+}
+
+fn static_kind(k: &str) -> &'static str {
+    const ALL: &[&str] = &[
+        "str", "bytes", "list", "dict", "set", "int", "float", "datetime", "date", "file", "ndarray",
+        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine",
+    ];
+    ALL.iter().find(|a| **a == k).copied().unwrap_or("object")
+}
+
+/// A kind guessed from the name alone.
+fn name_kind(name: &str) -> &'static str {
+    let n = name.to_lowercase();
+    let has = |w: &[&str]| w.iter().any(|x| n == *x || n.ends_with(&format!("_{x}")) || n.starts_with(&format!("{x}_")));
+    if has(&["df", "data_frame", "dataframe"]) || n.starts_with("df") {
+        "dataframe"
+    } else if has(&["n", "i", "j", "k", "x", "y", "num", "count", "size", "length", "idx", "index", "total", "age", "year", "port"]) {
+        "int"
+    } else if has(&["s", "text", "string", "name", "line", "word", "msg", "message", "url", "path", "file", "filename", "key", "title", "label", "sentence", "word"]) {
+        "str"
+    } else if n.ends_with('s') && n.len() > 2 || has(&["lst", "arr", "array", "items", "list"]) {
+        "list"
+    } else if has(&["d", "dict", "dic", "mapping", "config", "params", "data"]) {
+        "dict"
+    } else if has(&["date", "dt", "time", "timestamp", "now", "today"]) {
+        "datetime"
+    } else if has(&["flag", "enabled", "ok", "done", "valid"]) {
+        "bool"
+    } else {
+        "int"
+    }
+}
+
+/// A string that suits the name and the usage.
+fn string_for(name: &str, u: &Usage) -> String {
+    if let Some(s) = u.compared.iter().find_map(|(op, l)| match l {
+        Literal::Str(s) if op == "==" || op == "in" => Some(s.clone()),
+        _ => None,
+    }) {
+        return s;
+    }
+    for arg in &u.passed_to {
+        match argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
+            Some("path") => return format!("{}.txt", ident_base(name, "data")),
+            Some("url") => return "https://example.com/api/items".into(),
+            Some("html") => return "<html><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>".into(),
+            Some("json-str") => return "{\"name\": \"Ada\", \"id\": 1}".into(),
+            Some("date-str") => return "2024-01-15".into(),
+            Some("command-str") => return "echo hello".into(),
+            Some("int") => return "42".into(),
+            _ => {}
+        }
+    }
+    if u.attrs.contains_key("decode") {
+        return "hello".into();
+    }
+    if ["isdigit", "isnumeric", "isdecimal"].iter().any(|m| u.attrs.contains_key(*m)) {
+        return "42".into();
+    }
+    let n = name.to_lowercase();
+    let pick = |words: &[&str]| words.iter().any(|w| n.contains(w));
+    if pick(&["url", "link", "href", "endpoint"]) {
+        "https://example.com/api/items".into()
+    } else if pick(&["path", "file", "fname"]) {
+        format!("{}.txt", ident_base(name, "data"))
+    } else if pick(&["dir", "folder"]) {
+        ".".into()
+    } else if pick(&["date"]) {
+        "2024-01-15".into()
+    } else if pick(&["email", "mail"]) {
+        "ada@example.com".into()
+    } else if pick(&["name", "user"]) {
+        "Ada".into()
+    } else if pick(&["html"]) {
+        "<html><body><p>Hello</p></body></html>".into()
+    } else if pick(&["json"]) {
+        "{\"name\": \"Ada\", \"id\": 1}".into()
+    } else if pick(&["word", "key", "token", "char"]) {
+        if pick(&["char"]) { "a".into() } else { "apple".into() }
+    } else if pick(&["num", "digit"]) {
+        "42".into()
+    } else {
+        "The quick brown fox jumps over the lazy dog".into()
+    }
+}
+
+fn ident_base(name: &str, fallback: &str) -> String {
+    let base: String = name
+        .to_lowercase()
+        .trim_end_matches("_path")
+        .trim_end_matches("path")
+        .trim_end_matches("_name")
+        .trim_end_matches("name")
+        .trim_end_matches('_')
+        .to_string();
+    if base.is_empty() || base == "file" || base == "f" {
+        fallback.to_string()
+    } else {
+        base
+    }
+}
+
+fn int_for(name: &str, u: &Usage) -> i64 {
+    // Satisfy the first comparison with a literal, so the guarded code runs.
+    for (op, lit) in &u.compared {
+        if let Literal::Int(v) = lit {
+            return match op.as_str() {
+                ">" => v + 1,
+                "<" => v - 1,
+                "!=" => v + 1,
+                _ => *v,
+            };
+        }
+    }
+    let n = name.to_lowercase();
+    if ["i", "j", "idx", "index", "start", "offset", "pos"].contains(&n.as_str()) {
+        1
+    } else if n.contains("year") {
+        2024
+    } else if n.contains("port") {
+        8080
+    } else if n.contains("age") {
+        30
+    } else {
+        3
+    }
+}
+
+/// Singular form of a plural name, for the elements of a collection.
+pub fn singular(name: &str) -> String {
+    if let Some(s) = name.strip_suffix("ies") {
+        format!("{s}y")
+    } else if let Some(s) = name.strip_suffix('s').filter(|s| s.len() > 1 && !s.ends_with('s')) {
+        s.to_string()
+    } else {
+        format!("{name}_item")
+    }
+}
+
+pub fn camel(name: &str) -> String {
+    let mut out = String::new();
+    for part in name.split('_').filter(|p| !p.is_empty()) {
+        let mut c = part.chars();
+        if let Some(f) = c.next() {
+            out.extend(f.to_uppercase());
+            out.push_str(c.as_str());
+        }
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("C{out}")
+    } else {
+        out
+    }
+}
+
+/// The `i`-th distinct variant of an element value, so a collection's
+/// items differ the way real data does.
+fn vary(v: &Value, i: usize) -> Value {
+    const WORDS: &[&str] = &["apple", "banana", "cherry", "date", "elderberry"];
+    match v {
+        Value::Int(n) => Value::Int(n + i as i64),
+        Value::Float(f) => Value::Float(f + i as f64 * 1.5),
+        Value::Str(s) if WORDS.contains(&s.as_str()) => Value::Str(WORDS[(WORDS.iter().position(|w| w == s).unwrap() + i) % WORDS.len()].into()),
+        Value::Str(s) if i == 0 => Value::Str(s.clone()),
+        Value::Str(s) if s.ends_with(".txt") => Value::Str(s.replace(".txt", &format!("{}.txt", i + 1))),
+        Value::Str(s) => Value::Str(format!("{s} {}", i + 1)),
+        Value::Tuple(items) => Value::Tuple(items.iter().map(|x| vary(x, i)).collect()),
+        Value::List(items) if i > 0 => Value::List(items.iter().map(|x| vary(x, i)).collect()),
+        Value::Dict(kv) => Value::Dict(kv.iter().map(|(k, x)| (k.clone(), vary(x, i))).collect()),
+        other => other.clone(),
+    }
+}
+
+fn merged_items(u: &Usage) -> Usage {
+    // Everything known about one element: iteration, integer subscripts.
+    let mut m = u.element.as_deref().cloned().unwrap_or_default();
+    for (k, item) in &u.subscripts {
+        if matches!(k, Key::Int(_) | Key::Expr(_)) {
+            merge_into(&mut m, item);
+        }
+    }
+    m
+}
+
+fn merge_into(into: &mut Usage, from: &Usage) {
+    for (k, v) in &from.attrs {
+        merge_into(into.attrs.entry(k.clone()).or_default(), v);
+    }
+    into.calls.extend(from.calls.iter().cloned());
+    into.subscripts.extend(from.subscripts.iter().cloned());
+    into.iterated |= from.iterated;
+    if into.element.is_none() {
+        into.element = from.element.clone();
+    }
+    if into.unpack.is_none() {
+        into.unpack = from.unpack;
+        into.unpacked_items = from.unpacked_items.clone();
+    }
+    into.compared.extend(from.compared.iter().cloned());
+    into.arithmetic.extend(from.arithmetic.iter().cloned());
+    into.operators.extend(from.operators.iter().cloned());
+    into.passed_to.extend(from.passed_to.iter().cloned());
+    into.truth_tested |= from.truth_tested;
+    into.len |= from.len;
+    into.formatted |= from.formatted;
+}
+
+fn list_len(u: &Usage) -> usize {
+    let max_idx = u
+        .subscripts
+        .iter()
+        .filter_map(|(k, _)| match k {
+            Key::Int(i) if *i >= 0 => Some(*i as usize + 1),
+            Key::Int(i) => Some(i.unsigned_abs() as usize),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0);
+    max_idx.max(3)
+}
+
+fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
+    let part = |n: &str, usage: &Usage| best(n, usage, depth + 1);
+    match kind {
+        "str" => Value::Str(string_for(name, u)),
+        "bytes" => Value::Bytes("hello world".into()),
+        "int" => Value::Int(int_for(name, u)),
+        "float" => Value::Float(u.compared.iter().find_map(|(_, l)| match l {
+            Literal::Float(f) => Some(*f + 0.5),
+            _ => None,
+        }).unwrap_or(2.5)),
+        "bool" => Value::Bool(true),
+        "list" | "set" => {
+            let el_usage = merged_items(u);
+            let el_name = singular(name);
+            let first = if has_evidence(&el_usage) { part(&el_name, &el_usage) } else { element_default(name) };
+            let items: Vec<Value> = (0..list_len(u)).map(|i| vary(&first, i)).collect();
+            if kind == "set" { Value::Set(items) } else { Value::List(items) }
+        }
+        "tuple" => {
+            let n = u.unpack.unwrap_or_else(|| list_len(u).min(3));
+            let items = (0..n)
+                .map(|i| match u.unpacked_items.get(i) {
+                    Some(iu) if has_evidence(iu) => part(&format!("{name}_{i}"), iu),
+                    _ => Value::Int(i as i64 + 1),
+                })
+                .collect();
+            Value::Tuple(items)
+        }
+        "dict" => {
+            let mut keys: Vec<String> = Vec::new();
+            let mut items: Vec<(Value, Value)> = Vec::new();
+            for (k, item) in &u.subscripts {
+                if let Key::Str(s) = k {
+                    if !keys.contains(s) {
+                        keys.push(s.clone());
+                        items.push((Value::Str(s.clone()), part(s, item)));
+                    }
+                }
+            }
+            for l in &u.contains {
+                if let Literal::Str(s) = l {
+                    if !keys.contains(s) {
+                        keys.push(s.clone());
+                        items.push((Value::Str(s.clone()), Value::Int(1)));
+                    }
+                }
+            }
+            if items.is_empty() {
+                // `for k, v in d.items()` and friends tell the value shape.
+                let value_usage = u
+                    .attrs
+                    .get("items")
+                    .and_then(|a| a.returns.as_deref())
+                    .and_then(|r| r.element.as_deref())
+                    .and_then(|e| e.unpacked_items.get(1).cloned())
+                    .or_else(|| u.attrs.get("values").and_then(|a| a.returns.as_deref()).and_then(|r| r.element.as_deref()).cloned())
+                    .unwrap_or_default();
+                let v = if has_evidence(&value_usage) { part("value", &value_usage) } else { Value::Int(1) };
+                for (i, k) in ["a", "b", "c"].iter().enumerate() {
+                    items.push((Value::Str((*k).into()), vary(&v, i)));
+                }
+            }
+            Value::Dict(items)
+        }
+        "datetime" => Value::Expr { code: "datetime.datetime(2024, 1, 15, 10, 30)".into(), imports: vec!["import datetime".into()] },
+        "date" => Value::Expr { code: "datetime.date(2024, 1, 15)".into(), imports: vec!["import datetime".into()] },
+        "file" => Value::Expr { code: "io.StringIO('first line\\nsecond line\\nthird line\\n')".into(), imports: vec!["import io".into()] },
+        "ndarray" => {
+            let two_d = u.attrs.get("shape").is_some_and(|s| s.subscripts.iter().any(|(k, _)| matches!(k, Key::Int(1))))
+                || u.subscripts.iter().any(|(k, _)| matches!(k, Key::Expr(e) if e.contains(',')));
+            let code = if two_d { "np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]])" } else { "np.array([1, 2, 3, 4, 5])" };
+            Value::Expr { code: code.into(), imports: vec!["import numpy as np".into()] }
+        }
+        "series" => Value::Expr { code: "pd.Series([1, 2, 3])".into(), imports: vec!["import pandas as pd".into()] },
+        "dataframe" => dataframe(u),
+        "function" | "coroutine" => {
+            let ret = u.returns.as_deref().filter(|r| has_evidence(r)).map(|r| part("result", r)).unwrap_or(Value::None);
+            Value::Function { returns: Box::new(ret), is_async: kind == "coroutine" }
+        }
+        "class" => {
+            let inst = u.returns.as_deref().cloned().unwrap_or_default();
+            let (attrs, methods) = members(&inst, depth);
+            Value::Class { attrs, methods }
+        }
+        _ => {
+            let (attrs, methods) = members(u, depth);
+            Value::Object { class: camel(name), attrs, methods }
+        }
+    }
+}
+
+fn element_default(collection: &str) -> Value {
+    match name_kind(&singular(collection)) {
+        "str" => Value::Str("apple".into()),
+        _ => Value::Int(1),
+    }
+}
+
+/// Attributes and methods of an object from how it is used.
+fn members(u: &Usage, depth: usize) -> (Vec<(String, Value)>, Vec<(String, Value)>) {
+    let mut attrs = Vec::new();
+    let mut methods = Vec::new();
+    for (a, au) in &u.attrs {
+        if !au.calls.is_empty() {
+            let ret = au.returns.as_deref().filter(|r| has_evidence(r)).map(|r| best(a, r, depth + 1)).unwrap_or(Value::None);
+            methods.push((a.clone(), Value::Function { returns: Box::new(ret), is_async: au.awaited }));
+        } else {
+            let v = if has_evidence(au) { best(a, au, depth + 1) } else { Value::Str(a.clone()) };
+            // An attribute holding a class or function is defined inline as a value.
+            let v = match v {
+                Value::Function { .. } | Value::Class { .. } | Value::Object { .. } => Value::Anything,
+                v => v,
+            };
+            attrs.push((a.clone(), v));
+        }
+    }
+    (attrs, methods)
+}
+
+fn dataframe(u: &Usage) -> Value {
+    let api = kind_attrs("dataframe");
+    let mut cols: Vec<(String, Usage)> = Vec::new();
+    for (k, item) in &u.subscripts {
+        if let Key::Str(s) = k {
+            if !cols.iter().any(|(c, _)| c == s) {
+                cols.push((s.clone(), item.clone()));
+            }
+        }
+    }
+    for k in &u.subscript_writes {
+        if let Key::Str(s) = k {
+            if !cols.iter().any(|(c, _)| c == s) && cols.len() < 2 {
+                // Written columns are created by the fragment; keep one source column.
+            }
+        }
+    }
+    for (a, au) in &u.attrs {
+        if api.is_none_or(|api| !api.contains(a)) && au.calls.is_empty() {
+            cols.push((a.clone(), au.clone()));
+        }
+    }
+    if cols.is_empty() {
+        cols = vec![("A".into(), Usage::default()), ("B".into(), Usage::default())];
+    }
+    let body = cols
+        .iter()
+        .map(|(c, cu)| {
+            let stringy = cu.attrs.contains_key("str")
+                || cu.compared.iter().any(|(_, l)| matches!(l, Literal::Str(_)))
+                || name_kind(c) == "str";
+            let vals = if stringy {
+                let base = string_for(c, cu);
+                let b = if base.len() > 12 { "apple".to_string() } else { base };
+                format!("[{}]", (0..3).map(|i| super::value::py_str(&if i == 0 { b.clone() } else { format!("{b}{}", i + 1) })).collect::<Vec<_>>().join(", "))
+            } else {
+                let v = int_for(c, cu);
+                format!("[{}, {}, {}]", v, v + 1, v + 2)
+            };
+            format!("{}: {vals}", super::value::py_str(c))
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Value::Expr { code: format!("pd.DataFrame({{{body}}})"), imports: vec!["import pandas as pd".into()] }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{ArgUse, CallShape};
+
+    fn attrs(names: &[&str]) -> Usage {
+        let mut u = Usage::default();
+        for n in names {
+            u.attrs.insert((*n).into(), Usage::default());
+        }
+        u
+    }
+
+    #[test]
+    fn string_methods_make_a_string() {
+        assert_eq!(rank_kinds("line", &attrs(&["split", "strip"]))[0], "str");
+        assert!(matches!(candidates("line", &attrs(&["split"]))[0], Value::Str(_)));
+    }
+
+    #[test]
+    fn string_keys_make_a_dict_with_those_keys() {
+        let mut u = Usage::default();
+        u.subscripts.push((Key::Str("name".into()), Usage::default()));
+        u.subscripts.push((Key::Str("age".into()), Usage { arithmetic: vec![("+".into(), Literal::Int(1))], ..Default::default() }));
+        let v = candidates("person", &u).remove(0);
+        assert_eq!(v.expr(), "{'name': 'Ada', 'age': 30}");
+    }
+
+    #[test]
+    fn dataframe_methods_make_a_frame_with_the_columns_read() {
+        let mut u = attrs(&["groupby"]);
+        u.subscripts.push((Key::Str("price".into()), Usage::default()));
+        let v = candidates("sales", &u).remove(0);
+        assert!(matches!(&v, Value::Expr { code, .. } if code.starts_with("pd.DataFrame({'price': [")), "{v:?}");
+    }
+
+    #[test]
+    fn iterated_with_unpacking_makes_a_list_of_tuples() {
+        let el = Usage { unpack: Some(2), ..Default::default() };
+        let u = Usage { iterated: true, element: Some(Box::new(el)), ..Default::default() };
+        let v = candidates("pairs", &u).remove(0);
+        assert_eq!(v.expr(), "[(1, 2), (2, 3), (3, 4)]");
+    }
+
+    #[test]
+    fn called_names_become_functions_or_classes() {
+        let call = Usage { calls: vec![CallShape { positional: 1, keywords: vec![], star_args: false }], ..Default::default() };
+        assert!(matches!(candidates("helper", &call)[0], Value::Function { .. }));
+        let mut inst = attrs(&["run"]);
+        inst.attrs.get_mut("run").unwrap().calls.push(CallShape { positional: 0, keywords: vec![], star_args: false });
+        let cls = Usage { returns: Some(Box::new(inst)), ..call };
+        assert!(matches!(&candidates("Worker", &cls)[0], Value::Class { methods, .. } if methods[0].0 == "run"));
+    }
+
+    #[test]
+    fn arguments_take_the_kind_their_callee_needs() {
+        let u = Usage { passed_to: vec![ArgUse { callee: "open".into(), position: Some(0), keyword: None }], ..Default::default() };
+        assert_eq!(candidates("fname", &u)[0], Value::Str("data.txt".into()));
+        let c = Usage { compared: vec![(">".into(), Literal::Int(10))], ..Default::default() };
+        assert_eq!(candidates("n", &c)[0], Value::Int(11));
+        assert_eq!(*candidates("n", &c).last().unwrap(), Value::Anything);
+    }
+}

@@ -1,0 +1,75 @@
+//! The synthesiser's tables (`data/*.txt`), parsed once.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::OnceLock;
+
+fn lines(text: &'static str) -> impl Iterator<Item = &'static str> {
+    text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// Kind name -> attributes its Python type has.
+pub fn kinds() -> &'static [(String, BTreeSet<String>)] {
+    static K: OnceLock<Vec<(String, BTreeSet<String>)>> = OnceLock::new();
+    K.get_or_init(|| {
+        lines(include_str!("data/kinds.txt"))
+            .filter_map(|l| {
+                let (k, attrs) = l.split_once(':')?;
+                Some((k.trim().to_string(), attrs.split_whitespace().map(str::to_string).collect()))
+            })
+            .collect()
+    })
+}
+
+pub fn kind_attrs(kind: &str) -> Option<&'static BTreeSet<String>> {
+    kinds().iter().find(|(k, _)| k == kind).map(|(_, a)| a)
+}
+
+/// A free name commonly used without its import -> that import statement.
+pub fn well_known_import(name: &str) -> Option<&'static str> {
+    static M: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+    M.get_or_init(|| {
+        lines(include_str!("data/well_known_names.txt"))
+            .filter_map(|l| l.split_once(':').map(|(n, i)| (n.trim(), i.trim())))
+            .collect()
+    })
+    .get(name)
+    .copied()
+}
+
+/// What an argument must be, from its callee and position.
+pub fn argument_kind(callee: &str, position: Option<usize>, keyword: Option<&str>) -> Option<&'static str> {
+    static M: OnceLock<Vec<(&'static str, &'static str, &'static str)>> = OnceLock::new();
+    let table = M.get_or_init(|| {
+        lines(include_str!("data/callee_kinds.txt"))
+            .filter_map(|l| {
+                let (lhs, kind) = l.split_once(':')?;
+                let (callee, pos) = lhs.trim().rsplit_once(' ')?;
+                Some((callee, pos, kind.trim()))
+            })
+            .collect()
+    });
+    let pos_text = position.map(|p| p.to_string());
+    table.iter().find_map(|(c, p, k)| {
+        let callee_ok = *c == callee || callee.ends_with(&format!(".{c}")) && !c.contains('.');
+        let pos_ok = *p == "*" || Some(*p) == pos_text.as_deref() || Some(*p) == keyword;
+        (callee_ok && pos_ok).then_some(*k)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_parse() {
+        assert!(kind_attrs("str").unwrap().contains("split"));
+        assert!(kind_attrs("dataframe").unwrap().contains("groupby"));
+        assert_eq!(well_known_import("np"), Some("import numpy as np"));
+        assert_eq!(well_known_import("defaultdict"), Some("from collections import defaultdict"));
+        assert_eq!(argument_kind("open", Some(0), None), Some("path"));
+        assert_eq!(argument_kind("re.sub", Some(2), None), Some("str"));
+        assert_eq!(argument_kind("re.sub", Some(0), None), None);
+        assert_eq!(argument_kind("print", Some(3), None), Some("any"));
+        assert_eq!(argument_kind("self.helper", Some(0), None), None);
+    }
+}

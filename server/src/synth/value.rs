@@ -1,0 +1,303 @@
+//! Concrete Python values the synthesiser proposes, and their source text.
+
+/// A value with a readable Python spelling. Objects and functions render as
+/// definitions (a class or a `def`) followed by the binding.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Bytes(String),
+    Bool(bool),
+    None,
+    List(Vec<Value>),
+    Tuple(Vec<Value>),
+    Set(Vec<Value>),
+    Dict(Vec<(Value, Value)>),
+    /// A Python expression with the imports it needs (`datetime(2024, 1, 15)`).
+    Expr { code: String, imports: Vec<String> },
+    /// A plain class with these attributes and methods, instantiated.
+    Object { class: String, attrs: Vec<(String, Value)>, methods: Vec<(String, Value)> },
+    /// A function returning a value (for undefined helpers and callables).
+    Function { returns: Box<Value>, is_async: bool },
+    /// A class (something the fragment instantiates) whose instances have
+    /// these attributes and methods.
+    Class { attrs: Vec<(String, Value)>, methods: Vec<(String, Value)> },
+    /// The catch-all placeholder: answers every attribute, call, item.
+    Anything,
+}
+
+/// Name of the catch-all helper class, defined once when needed.
+pub const ANYTHING_CLASS: &str = "_Anything";
+
+pub const ANYTHING_DEF: &str = "class _Anything:
+    \"\"\"Catch-all placeholder: every attribute, call and item is another placeholder.\"\"\"
+
+    def __getattr__(self, name):
+        return _Anything()
+
+    def __call__(self, *args, **kwargs):
+        return _Anything()
+
+    def __getitem__(self, key):
+        return _Anything()
+
+    def __iter__(self):
+        return iter([_Anything(), _Anything()])
+
+    def __len__(self):
+        return 2
+
+    def __bool__(self):
+        return True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self):
+        return '<anything>'";
+
+impl Value {
+    pub fn is_stub(&self) -> bool {
+        match self {
+            Value::Anything => true,
+            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().any(Value::is_stub),
+            Value::Dict(kv) => kv.iter().any(|(k, v)| k.is_stub() || v.is_stub()),
+            Value::Function { returns, .. } => returns.is_stub(),
+            _ => false,
+        }
+    }
+
+    /// Short name of the value's kind, for reports and `names[].kind`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::Bytes(_) => "bytes",
+            Value::Bool(_) => "bool",
+            Value::None => "none",
+            Value::List(_) => "list",
+            Value::Tuple(_) => "tuple",
+            Value::Set(_) => "set",
+            Value::Dict(_) => "dict",
+            Value::Expr { .. } => "value",
+            Value::Object { .. } => "object",
+            Value::Function { .. } => "function",
+            Value::Class { .. } => "class",
+            Value::Anything => "placeholder",
+        }
+    }
+
+    /// Imports every part of this value needs.
+    pub fn imports(&self, out: &mut Vec<String>) {
+        match self {
+            Value::Expr { imports, .. } => out.extend(imports.iter().cloned()),
+            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().for_each(|x| x.imports(out)),
+            Value::Dict(kv) => kv.iter().for_each(|(k, v)| {
+                k.imports(out);
+                v.imports(out)
+            }),
+            Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } => {
+                attrs.iter().chain(methods).for_each(|(_, v)| v.imports(out))
+            }
+            Value::Function { returns, .. } => returns.imports(out),
+            _ => {}
+        }
+    }
+
+    pub fn uses_anything(&self) -> bool {
+        match self {
+            Value::Anything => true,
+            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().any(Value::uses_anything),
+            Value::Dict(kv) => kv.iter().any(|(k, v)| k.uses_anything() || v.uses_anything()),
+            Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } => {
+                attrs.iter().chain(methods).any(|(_, v)| v.uses_anything())
+            }
+            Value::Function { returns, .. } => returns.uses_anything(),
+            _ => false,
+        }
+    }
+
+    /// The Python expression for values that have one.
+    pub fn expr(&self) -> String {
+        match self {
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) => {
+                let s = format!("{f}");
+                if s.contains('.') || s.contains('e') || s.contains("inf") || s.contains("NaN") { s } else { format!("{s}.0") }
+            }
+            Value::Str(s) => py_str(s),
+            Value::Bytes(s) => format!("b{}", py_str(s)),
+            Value::Bool(b) => if *b { "True".into() } else { "False".into() },
+            Value::None => "None".into(),
+            Value::List(v) => format!("[{}]", join(v)),
+            Value::Tuple(v) if v.len() == 1 => format!("({},)", v[0].expr()),
+            Value::Tuple(v) => format!("({})", join(v)),
+            Value::Set(v) if v.is_empty() => "set()".into(),
+            Value::Set(v) => format!("{{{}}}", join(v)),
+            Value::Dict(kv) => format!(
+                "{{{}}}",
+                kv.iter().map(|(k, v)| format!("{}: {}", k.expr(), v.expr())).collect::<Vec<_>>().join(", ")
+            ),
+            Value::Expr { code, .. } => code.clone(),
+            Value::Anything => format!("{ANYTHING_CLASS}()"),
+            // Definitions are rendered by `definition`; as an expression they
+            // are referred to by the binding's name.
+            Value::Object { class, .. } => format!("{class}()"),
+            Value::Function { .. } | Value::Class { .. } => "None".into(),
+        }
+    }
+
+    /// Source that binds `name` to this value (may span several lines).
+    pub fn definition(&self, name: &str) -> String {
+        match self {
+            Value::Function { returns, is_async } => {
+                let def = if *is_async { "async def" } else { "def" };
+                format!("{def} {name}(*args, **kwargs):\n    return {}", returns.expr())
+            }
+            Value::Class { attrs, methods } => class_source(name, attrs, methods),
+            Value::Object { class, attrs, methods } => {
+                format!("{}\n\n\n{name} = {class}()", class_source(class, attrs, methods))
+            }
+            _ => format!("{name} = {}", wrap_long(&self.expr(), name.len() + 3)),
+        }
+    }
+}
+
+fn class_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Value)]) -> String {
+    let mut s = format!("class {class}:");
+    for (a, v) in attrs {
+        s.push_str(&format!("\n    {a} = {}", v.expr()));
+    }
+    for (m, v) in methods {
+        if !attrs.is_empty() || !s.ends_with(':') {
+            s.push('\n');
+        }
+        let (def, ret) = match v {
+            Value::Function { returns, is_async } => (if *is_async { "async def" } else { "def" }, returns.expr()),
+            other => ("def", other.expr()),
+        };
+        s.push_str(&format!("\n    {def} {m}(self, *args, **kwargs):\n        return {ret}"));
+    }
+    if attrs.is_empty() && methods.is_empty() {
+        s.push_str("\n    pass");
+    }
+    s
+}
+
+fn join(v: &[Value]) -> String {
+    v.iter().map(Value::expr).collect::<Vec<_>>().join(", ")
+}
+
+/// Break a long literal after commas at bracket depth 1, as a person would.
+fn wrap_long(expr: &str, hang: usize) -> String {
+    if expr.len() + hang <= 88 || !(expr.starts_with('[') || expr.starts_with('{')) {
+        return expr.to_string();
+    }
+    let mut out = String::new();
+    let mut depth = 0i32;
+    let mut in_str: Option<char> = None;
+    let mut prev = '\0';
+    for c in expr.chars() {
+        match in_str {
+            Some(q) => {
+                out.push(c);
+                if c == q && prev != '\\' {
+                    in_str = None;
+                }
+            }
+            None => match c {
+                '\'' | '"' => {
+                    in_str = Some(c);
+                    out.push(c)
+                }
+                '[' | '{' | '(' => {
+                    depth += 1;
+                    out.push(c);
+                    if depth == 1 {
+                        out.push_str("\n    ");
+                    }
+                }
+                ']' | '}' | ')' => {
+                    if depth == 1 {
+                        out.push_str(",\n");
+                    }
+                    depth -= 1;
+                    out.push(c)
+                }
+                ',' if depth == 1 => out.push_str(",\n   "),
+                _ => out.push(c),
+            },
+        }
+        prev = if prev == '\\' && c == '\\' { '\0' } else { c };
+    }
+    out
+}
+
+/// A Python string literal, as `repr` would write it.
+pub fn py_str(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    let mut out = String::new();
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c)
+            }
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_render_like_repr() {
+        assert_eq!(Value::Str("it's".into()).expr(), "\"it's\"");
+        assert_eq!(Value::Str("a\nb'\"".into()).expr(), "'a\\nb\\'\"'");
+        assert_eq!(Value::Float(2.0).expr(), "2.0");
+        assert_eq!(Value::Tuple(vec![Value::Int(1)]).expr(), "(1,)");
+        assert_eq!(Value::Set(vec![]).expr(), "set()");
+        let d = Value::Dict(vec![(Value::Str("a".into()), Value::List(vec![Value::Int(1), Value::None]))]);
+        assert_eq!(d.definition("d"), "d = {'a': [1, None]}");
+    }
+
+    #[test]
+    fn objects_and_functions_render_as_definitions() {
+        let o = Value::Object {
+            class: "User".into(),
+            attrs: vec![("name".into(), Value::Str("Ada".into()))],
+            methods: vec![("save".into(), Value::Function { returns: Box::new(Value::Bool(true)), is_async: false })],
+        };
+        assert_eq!(
+            o.definition("user"),
+            "class User:\n    name = 'Ada'\n\n    def save(self, *args, **kwargs):\n        return True\n\n\nuser = User()"
+        );
+        let f = Value::Function { returns: Box::new(Value::Int(3)), is_async: false };
+        assert_eq!(f.definition("helper"), "def helper(*args, **kwargs):\n    return 3");
+        assert!(!o.is_stub());
+        assert!(Value::List(vec![Value::Anything]).is_stub());
+    }
+
+    #[test]
+    fn long_collections_are_broken_over_lines() {
+        let v = Value::List((0..30).map(|i| Value::Str(format!("item number {i}"))).collect());
+        let d = v.definition("items");
+        assert!(d.starts_with("items = [\n    'item number 0',\n"));
+        assert!(d.ends_with("'item number 29',\n]"));
+    }
+}
