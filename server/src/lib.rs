@@ -5,5 +5,6 @@
 //! `synth` (exploration and evolution over `exec` runs) -> `report`.
 
 pub mod analysis;
+pub mod env;
 pub mod exec;
 pub mod knowledge;

@@ -119,7 +119,10 @@ fn parse_table(text: &'static str) -> (Vec<(&'static str, &'static str)>, Vec<St
             Some((key, value)) if !value.trim().is_empty() => {
                 entries.push((key, value.trim()));
             }
-            _ => errors.push(format!("line {}: expected `key value`, got {raw:?}", index + 1)),
+            _ => errors.push(format!(
+                "line {}: expected `key value`, got {raw:?}",
+                index + 1
+            )),
         }
     }
     (entries, errors)
@@ -251,11 +254,20 @@ mod tests {
 
     #[test]
     fn longest_dotted_prefix_wins() {
-        assert_eq!(distribution_for("google.protobuf.json_format"), Some("protobuf"));
+        assert_eq!(
+            distribution_for("google.protobuf.json_format"),
+            Some("protobuf")
+        );
         assert_eq!(distribution_for("matplotlib.pyplot"), Some("matplotlib"));
-        assert_eq!(distribution_for("mpl_toolkits.mplot3d.axes3d"), Some("matplotlib"));
+        assert_eq!(
+            distribution_for("mpl_toolkits.mplot3d.axes3d"),
+            Some("matplotlib")
+        );
         assert_eq!(distribution_for("mpl_toolkits.basemap"), Some("basemap"));
-        assert_eq!(distribution_for("ruamel.yaml.comments"), Some("ruamel.yaml"));
+        assert_eq!(
+            distribution_for("ruamel.yaml.comments"),
+            Some("ruamel.yaml")
+        );
         assert_eq!(distribution_for("numpy"), Some("numpy"));
         // Shared namespace roots and unknown names are not guessed.
         assert_eq!(distribution_for("google"), None);
@@ -271,11 +283,17 @@ mod tests {
     fn conventional_aliases() {
         assert_eq!(conventional_import("np"), Some("import numpy as np"));
         assert_eq!(conventional_import("pd"), Some("import pandas as pd"));
-        assert_eq!(conventional_import("plt"), Some("import matplotlib.pyplot as plt"));
+        assert_eq!(
+            conventional_import("plt"),
+            Some("import matplotlib.pyplot as plt")
+        );
         assert_eq!(conventional_import("sns"), Some("import seaborn as sns"));
         assert_eq!(conventional_import("tf"), Some("import tensorflow as tf"));
         assert_eq!(conventional_import("nx"), Some("import networkx as nx"));
-        assert_eq!(conventional_module("plt").as_deref(), Some("matplotlib.pyplot"));
+        assert_eq!(
+            conventional_module("plt").as_deref(),
+            Some("matplotlib.pyplot")
+        );
         assert_eq!(conventional_module("ttk").as_deref(), Some("tkinter.ttk"));
         // Ambiguous conventions are left out on purpose.
         for ambiguous in ["sp", "dt", "pl", "F", "x", "numpy"] {
@@ -285,10 +303,27 @@ mod tests {
 
     #[test]
     fn distribution_names_validate_and_normalise() {
-        for ok in ["six", "PyYAML", "discord.py", "python-dateutil", "slack_sdk", "a"] {
+        for ok in [
+            "six",
+            "PyYAML",
+            "discord.py",
+            "python-dateutil",
+            "slack_sdk",
+            "a",
+        ] {
             assert!(is_valid_distribution_name(ok), "{ok}");
         }
-        for bad in ["", "-r", "--index-url=x", "six ", "a/b", "six==1.0", ".x", "x-", "ü"] {
+        for bad in [
+            "",
+            "-r",
+            "--index-url=x",
+            "six ",
+            "a/b",
+            "six==1.0",
+            ".x",
+            "x-",
+            "ü",
+        ] {
             assert!(!is_valid_distribution_name(bad), "{bad:?}");
         }
         assert_eq!(normalize_distribution("PyYAML"), "pyyaml");
