@@ -577,9 +577,10 @@ fn remove_stale_builds(envs: &Path) {
 }
 
 /// The most telling line of uv's error output, for a one-line report:
-/// a Python exception from a failed build, else "X was not found in the
-/// package registry", else the last line that is not a hint, without
-/// uv's `error:`/`cause:` prefixes.
+/// a Python exception from a failed build, else the decisive clause of a
+/// resolver explanation ("x was not found in the package registry"), else
+/// the last line that is not a hint, without uv's `error:`/`cause:`
+/// prefixes.
 pub(crate) fn short_reason(stderr: &str, status: &str) -> String {
     const MAX: usize = 300;
     let mut lines: Vec<&str> = Vec::new();
@@ -613,29 +614,35 @@ pub(crate) fn short_reason(stderr: &str, status: &str) -> String {
                 .collect::<Vec<_>>()
                 .join(" ")
         });
-    let not_found = lines.iter().find_map(|line| {
-        let start = line.find("Because ")? + "Because ".len();
-        let end = line.find(" was not found in the package registry")?;
-        (start < end).then(|| {
-            format!(
-                "{} was not found in the package registry",
-                &line[start..end]
-            )
-        })
-    });
-
-    let reason = match (exception, not_found) {
+    let resolution = lines.iter().rev().find_map(|line| resolver_clause(line));
+    let reason = match (exception, resolution) {
         (Some(exception), _) => match headline {
             Some(headline) => format!("{headline}: {exception}"),
             None => exception,
         },
-        (None, Some(not_found)) => not_found,
+        (None, Some(resolution)) => resolution,
         (None, None) => match lines.last() {
             Some(last) => strip_uv_prefix(last).to_string(),
             None => format!("uv failed ({status}) without saying why"),
         },
     };
     truncate(&reason, MAX)
+}
+
+/// The decisive clause of a resolver explanation: the last "because ..."
+/// up to "and you require" (`Because x was not found in the package
+/// registry and you require x, we can conclude ...` -> `x was not found in
+/// the package registry`).
+fn resolver_clause(line: &str) -> Option<String> {
+    let start = line.rfind("ecause ")? + "ecause ".len();
+    let rest = &line[start..];
+    let end = [" and you require", ", we can conclude"]
+        .iter()
+        .filter_map(|stop| rest.find(stop))
+        .min()
+        .unwrap_or(rest.len());
+    let clause = rest[..end].trim().trim_end_matches([',', '.']);
+    (!clause.is_empty()).then(|| clause.to_string())
 }
 
 /// `ValueError: ...`, `Exception: ...`, `error: command 'gcc' failed ...`
@@ -711,13 +718,22 @@ mod tests {
     #[test]
     fn reason_skips_hints_and_prefixes() {
         let stderr = "error: No solution found when resolving dependencies\n  \
-            cause: Because pywin32>=303 has no wheels with a matching platform tag and you require pywin32, \
-            we can conclude that your requirements are unsatisfiable.\n\n\
+            cause: Because pywin32<=302 has no wheels with a matching Python ABI tag and only \
+            the following versions of pywin32 are available:\n    pywin32<=302\n    pywin32>=303\n\
+            we can conclude that pywin32<303 cannot be used.\n\
+            And because pywin32>=303 has no wheels with a matching platform tag (e.g., \
+            `manylinux_2_36_x86_64`) and you require pywin32, we can conclude that your \
+            requirements are unsatisfiable.\n\n\
             hint: Wheels are available for `pywin32` (v312) on the following platforms: `win32`\n";
         assert_eq!(
             short_reason(stderr, "exit status: 1"),
-            "Because pywin32>=303 has no wheels with a matching platform tag and you require pywin32, \
-             we can conclude that your requirements are unsatisfiable."
+            "pywin32>=303 has no wheels with a matching platform tag (e.g., `manylinux_2_36_x86_64`)"
+        );
+        let stderr = "error: Failed to fetch: `https://index.invalid/simple/six/`\n  \
+            cause: Request failed after 3 retries\n  cause: dns error: failed to lookup address\n";
+        assert_eq!(
+            short_reason(stderr, "exit status: 2"),
+            "dns error: failed to lookup address"
         );
         assert_eq!(
             short_reason("", "exit status: 2"),
