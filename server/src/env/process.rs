@@ -2,6 +2,7 @@
 
 use std::io::Read;
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -38,8 +39,8 @@ pub(crate) fn run(command: &mut Command, timeout: Duration) -> Result<Finished, 
         command.process_group(0);
     }
     let mut child = command.spawn().map_err(RunError::Spawn)?;
-    let stdout = drain(child.stdout.take());
-    let stderr = drain(child.stderr.take());
+    let stdout = Drain::start(child.stdout.take());
+    let stderr = Drain::start(child.stderr.take());
 
     let deadline = Instant::now() + timeout;
     let mut pause = Duration::from_millis(5);
@@ -48,9 +49,6 @@ pub(crate) fn run(command: &mut Command, timeout: Duration) -> Result<Finished, 
             Ok(Some(status)) => break status,
             Ok(None) if Instant::now() >= deadline => {
                 kill(&mut child);
-                // The pipes close once the group is gone; the readers end.
-                let _ = stdout.join();
-                let _ = stderr.join();
                 return Err(RunError::Timeout);
             }
             Ok(None) => {
@@ -65,19 +63,52 @@ pub(crate) fn run(command: &mut Command, timeout: Duration) -> Result<Finished, 
     };
     Ok(Finished {
         status,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
+        stdout: stdout.finish(),
+        stderr: stderr.finish(),
     })
 }
 
-fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<String> {
-    thread::spawn(move || {
-        let mut bytes = Vec::new();
-        if let Some(mut pipe) = pipe {
-            let _ = pipe.read_to_end(&mut bytes);
-        }
+/// Reads a pipe to its end on a thread of its own.
+struct Drain {
+    bytes: Arc<Mutex<Vec<u8>>>,
+    done: mpsc::Receiver<()>,
+}
+
+impl Drain {
+    fn start<R: Read + Send + 'static>(pipe: Option<R>) -> Drain {
+        let bytes = Arc::new(Mutex::new(Vec::new()));
+        let (sender, done) = mpsc::channel();
+        let sink = Arc::clone(&bytes);
+        thread::spawn(move || {
+            if let Some(mut pipe) = pipe {
+                let mut chunk = [0u8; 8192];
+                loop {
+                    match pipe.read(&mut chunk) {
+                        Ok(0) => break,
+                        Ok(n) => match sink.lock() {
+                            Ok(mut bytes) => bytes.extend_from_slice(&chunk[..n]),
+                            Err(_) => break,
+                        },
+                        Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(_) => break,
+                    }
+                }
+            }
+            let _ = sender.send(());
+        });
+        Drain { bytes, done }
+    }
+
+    /// What was read, once the pipe is closed, or after a short grace
+    /// period if a process that outlived the command still holds it open.
+    fn finish(self) -> String {
+        let _ = self.done.recv_timeout(Duration::from_secs(2));
+        let bytes = match self.bytes.lock() {
+            Ok(bytes) => bytes.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        };
         String::from_utf8_lossy(&bytes).into_owned()
-    })
+    }
 }
 
 fn kill(child: &mut Child) {
@@ -130,6 +161,23 @@ mod tests {
             Duration::from_millis(300),
         );
         assert!(matches!(result, Err(RunError::Timeout)), "{result:?}");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    #[test]
+    fn output_held_open_by_a_daemon_does_not_block() {
+        let start = Instant::now();
+        // The background sleep keeps stdout open after sh exits.
+        let done = run(
+            Command::new("sh").args(["-c", "echo ready; (sleep 5 &) ; exit 0"]),
+            Duration::from_secs(20),
+        )
+        .unwrap();
+        assert_eq!(done.stdout, "ready\n");
         assert!(
             start.elapsed() < Duration::from_secs(10),
             "{:?}",

@@ -295,11 +295,14 @@ impl EnvManager {
             .arg(&venv);
         match self.run_uv(&mut command, VENV_TIMEOUT)? {
             Ok(()) => {}
-            Err(reason) => {
+            Err(mut reason) => {
+                if reason.contains("unexpected argument") {
+                    reason.push_str("; this uv is too old, upgrade it with `pip install -U uv`");
+                }
                 return Err(EnvError::Uv {
                     command: process::describe(&command),
                     reason,
-                })
+                });
             }
         }
         let mut build = Build {
