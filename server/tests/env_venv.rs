@@ -186,6 +186,24 @@ fn a_nonexistent_distribution_fails_cleanly_while_the_others_install() {
     assert_eq!(again, env);
     let without_install = manager.prepare(&wanted, false).unwrap();
     assert_eq!(without_install, env);
+
+    // Once the record is old, installing tries again (and records anew).
+    let outcome_path = cache
+        .path()
+        .join("envs")
+        .join(format!("{}.outcome.json", manager.env_key(&wanted)));
+    let mut outcome: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&outcome_path).unwrap()).unwrap();
+    outcome["recorded_unix"] = 0.into();
+    std::fs::write(&outcome_path, outcome.to_string()).unwrap();
+    let retried = manager.prepare(&wanted, true).unwrap();
+    assert_eq!(retried, env);
+    let outcome: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&outcome_path).unwrap()).unwrap();
+    assert!(
+        outcome["recorded_unix"].as_u64().unwrap() > 0,
+        "not retried"
+    );
 }
 
 #[test]

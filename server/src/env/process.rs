@@ -61,10 +61,11 @@ pub(crate) fn run(command: &mut Command, timeout: Duration) -> Result<Finished, 
             }
         }
     };
+    let grace = Instant::now() + Duration::from_secs(2);
     Ok(Finished {
         status,
-        stdout: stdout.finish(),
-        stderr: stderr.finish(),
+        stdout: stdout.finish(grace),
+        stderr: stderr.finish(grace),
     })
 }
 
@@ -99,10 +100,12 @@ impl Drain {
         Drain { bytes, done }
     }
 
-    /// What was read, once the pipe is closed, or after a short grace
-    /// period if a process that outlived the command still holds it open.
-    fn finish(self) -> String {
-        let _ = self.done.recv_timeout(Duration::from_secs(2));
+    /// What was read, once the pipe is closed, or at `grace` if a process
+    /// that outlived the command still holds it open.
+    fn finish(self, grace: Instant) -> String {
+        let _ = self
+            .done
+            .recv_timeout(grace.saturating_duration_since(Instant::now()));
         let bytes = match self.bytes.lock() {
             Ok(bytes) => bytes.clone(),
             Err(poisoned) => poisoned.into_inner().clone(),
