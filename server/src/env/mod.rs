@@ -1,0 +1,25 @@
+//! The environment stage: the interpreter and tools, which imports need
+//! which distributions, and isolated venvs (built with `uv`) that hold them.
+//!
+//! * [`find_toolchain`]: the real interpreter behind `python3`/`--python`,
+//!   its version, and `uv`.
+//! * [`stdlib_modules`] / [`EnvManager::stdlib_modules`]: the interpreter's
+//!   standard-library names, asked once and cached on disk.
+//! * [`plan_imports`]: pure classification of import paths into standard
+//!   library, distributions to install, unknown (reported, never installed)
+//!   and local (relative) imports.
+//! * [`EnvManager::prepare`]: a venv per set of distributions under
+//!   `<cache>/envs/<key>/`, reused across runs and safe across processes.
+
+mod error;
+mod plan;
+mod process;
+mod stdlib;
+mod toolchain;
+mod venv;
+
+pub use error::EnvError;
+pub use plan::{plan_imports, ImportPlan};
+pub use stdlib::stdlib_modules;
+pub use toolchain::{find_toolchain, Toolchain};
+pub use venv::{EnvManager, Environment};

@@ -1,0 +1,747 @@
+//! Isolated virtual environments built with `uv`, one per set of
+//! distributions, reused across runs and processes.
+//!
+//! Layout under `<cache>/envs/`:
+//!
+//! * `<key>/` — a complete venv. It is built in `.build-*/venv` and renamed
+//!   into place only after its marker file is written, so a venv at its final
+//!   path is never half-built. Venvs are created `--relocatable`, which keeps
+//!   console scripts working after the rename.
+//! * `<key>.lock` — held while a process builds that key.
+//! * `<key>.outcome.json` — for a requested set that only partly installed:
+//!   which venv holds the part that did, and why the rest failed.
+
+use super::error::EnvError;
+use super::process::{self, RunError};
+use super::stdlib::{self, hex};
+use super::toolchain::Toolchain;
+use crate::knowledge::{is_valid_distribution_name, normalize_distribution};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// Creating an empty venv takes well under a second; this is for a machine
+/// under heavy load.
+const VENV_TIMEOUT: Duration = Duration::from_secs(120);
+/// One `uv pip install` (download, build, install).
+const INSTALL_TIMEOUT: Duration = Duration::from_secs(600);
+/// All installs of one build together, the all-at-once attempt and the
+/// one-by-one retries: bounded so a list of slow builds can't take hours.
+const INSTALL_BUDGET: Duration = Duration::from_secs(1200);
+/// How long a process waits for another one building the same key.
+const LOCK_WAIT: Duration = Duration::from_secs(1800);
+/// With `install`, failures recorded this recently are reported again
+/// instead of retried, so an edit-run loop doesn't re-run a failing build
+/// each time; after this, a fixed network or index gets its chance.
+const FAILURE_TTL: Duration = Duration::from_secs(900);
+/// Leftover build directories (from a killed process) older than this are
+/// removed. Far above the longest possible build.
+const STALE_BUILD: Duration = Duration::from_secs(6 * 3600);
+
+const MARKER: &str = ".runnable-complete";
+const BUILD_PREFIX: &str = ".build-";
+
+/// A ready virtual environment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Environment {
+    /// The venv's interpreter (`<venv>/bin/python`).
+    pub python: PathBuf,
+    pub venv: PathBuf,
+    /// The environment key: a hash of the base interpreter and of the
+    /// distributions the venv actually holds.
+    pub key: String,
+    /// Requested distributions the venv has.
+    pub installed: Vec<String>,
+    /// Requested distributions it does not have (not installed because
+    /// installing was not allowed, or because installing failed).
+    pub missing: Vec<String>,
+    /// Distributions whose installation failed, each with a short reason
+    /// (possibly recorded by an earlier attempt).
+    pub failed: Vec<(String, String)>,
+}
+
+/// Builds and reuses venvs for one base interpreter.
+#[derive(Debug, Clone)]
+pub struct EnvManager {
+    toolchain: Toolchain,
+    cache_dir: PathBuf,
+}
+
+/// What happened to a requested set that only partly installed.
+#[derive(Debug, Serialize, Deserialize)]
+struct Outcome {
+    key: String,
+    installed: Vec<String>,
+    failed: Vec<(String, String)>,
+    recorded_unix: u64,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Marker {
+    python: PathBuf,
+    python_version: String,
+    distributions: Vec<String>,
+    created_unix: u64,
+}
+
+/// A venv under construction in its own temporary directory.
+struct Build {
+    _dir: tempfile::TempDir,
+    venv: PathBuf,
+    installed: Vec<String>,
+    failed: Vec<(String, String)>,
+}
+
+impl EnvManager {
+    /// `cache_dir` defaults to the user cache directory (`$XDG_CACHE_HOME`
+    /// or `~/.cache` on Linux) joined with `runnable`, or a directory in the
+    /// system temp dir when there is no home.
+    pub fn new(toolchain: Toolchain, cache_dir: Option<PathBuf>) -> Self {
+        let cache_dir = cache_dir
+            .or_else(|| dirs::cache_dir().map(|dir| dir.join("runnable")))
+            .unwrap_or_else(|| std::env::temp_dir().join("runnable-cache"));
+        EnvManager {
+            toolchain,
+            cache_dir,
+        }
+    }
+
+    pub fn toolchain(&self) -> &Toolchain {
+        &self.toolchain
+    }
+
+    pub fn cache_dir(&self) -> &Path {
+        &self.cache_dir
+    }
+
+    /// The base interpreter's standard-library module names (cached on disk).
+    pub fn stdlib_modules(&self) -> Result<BTreeSet<String>, EnvError> {
+        stdlib::stdlib_modules(&self.toolchain, &self.cache_dir)
+    }
+
+    /// The key of the venv holding exactly `distributions` (names compared
+    /// in normalised form: `PyYAML` and `pyyaml` share a key).
+    pub fn env_key(&self, distributions: &BTreeSet<String>) -> String {
+        let names: BTreeSet<String> = distributions
+            .iter()
+            .map(|name| normalize_distribution(name))
+            .collect();
+        self.key_of(names.iter())
+    }
+
+    /// A venv with as many of `distributions` as possible.
+    ///
+    /// A complete venv for exactly this set is reused. Otherwise, without
+    /// `install`, the venv of an earlier partial install of this set is
+    /// reused if there is one, else an empty venv (always allowed), and
+    /// `missing` lists what it lacks. With `install`, the set is installed
+    /// all at once, or, if that fails, one by one; each failure is recorded
+    /// with a short reason and the venv is keyed on what did install.
+    /// Invalid names are never passed to `uv`: they are reported as failed.
+    pub fn prepare(
+        &self,
+        distributions: &BTreeSet<String>,
+        install: bool,
+    ) -> Result<Environment, EnvError> {
+        let uv = self.toolchain.uv.clone().ok_or(EnvError::UvNotFound)?;
+        let envs = self.envs_dir();
+        std::fs::create_dir_all(&envs).map_err(|error| {
+            EnvError::io(
+                format!("cannot create the cache directory {}", envs.display()),
+                error,
+            )
+        })?;
+        remove_stale_builds(&envs);
+
+        // Normalised name -> name as requested (the first spelling wins).
+        let mut requested: BTreeMap<String, String> = BTreeMap::new();
+        let mut refused = Vec::new();
+        for name in distributions {
+            let name = name.trim();
+            if is_valid_distribution_name(name) {
+                requested
+                    .entry(normalize_distribution(name))
+                    .or_insert_with(|| name.to_string());
+            } else {
+                refused.push((
+                    name.to_string(),
+                    "not a valid distribution name".to_string(),
+                ));
+            }
+        }
+        let wanted: Vec<String> = requested.values().cloned().collect();
+        let key = self.key_of(requested.keys());
+
+        let mut env = if let Some(env) = self.reuse(&key, &wanted, install) {
+            env
+        } else if !install {
+            self.empty_env(&uv, &wanted)?
+        } else {
+            let _lock = self.lock(&key)?;
+            // Another process may have finished it while we waited.
+            match self.reuse(&key, &wanted, install) {
+                Some(env) => env,
+                None => self.install(&uv, &key, &wanted)?,
+            }
+        };
+        for (name, reason) in refused {
+            env.missing.push(name.clone());
+            env.failed.push((name, reason));
+        }
+        Ok(env)
+    }
+
+    /// A finished venv for `key`: complete for the whole set, or the venv of
+    /// a recorded partial install (with `install`, only a recent record).
+    fn reuse(&self, key: &str, wanted: &[String], install: bool) -> Option<Environment> {
+        if self.is_complete(key) {
+            return Some(self.environment(key, wanted.to_vec(), Vec::new(), Vec::new()));
+        }
+        let outcome = self.read_outcome(key)?;
+        if !self.is_complete(&outcome.key) {
+            return None;
+        }
+        if install && now_unix().saturating_sub(outcome.recorded_unix) > FAILURE_TTL.as_secs() {
+            return None;
+        }
+        let have: BTreeSet<String> = outcome
+            .installed
+            .iter()
+            .map(|name| normalize_distribution(name))
+            .collect();
+        let missing = wanted
+            .iter()
+            .filter(|name| !have.contains(&normalize_distribution(name)))
+            .cloned()
+            .collect();
+        Some(self.environment(&outcome.key, outcome.installed, missing, outcome.failed))
+    }
+
+    /// The empty venv, standing in for `wanted` when installing is not allowed.
+    fn empty_env(&self, uv: &Path, wanted: &[String]) -> Result<Environment, EnvError> {
+        let key = self.key_of(std::iter::empty::<&String>());
+        if !self.is_complete(&key) {
+            let _lock = self.lock(&key)?;
+            if !self.is_complete(&key) {
+                let build = self.build(uv, &[])?;
+                self.finish(build, &key)?;
+            }
+        }
+        Ok(self.environment(&key, Vec::new(), wanted.to_vec(), Vec::new()))
+    }
+
+    /// Build `wanted` (the caller holds the lock of `key`, its set's key).
+    fn install(&self, uv: &Path, key: &str, wanted: &[String]) -> Result<Environment, EnvError> {
+        let build = self.build(uv, wanted)?;
+        let installed = build.installed.clone();
+        let failed = build.failed.clone();
+        let actual = self.key_of(installed.iter().map(|name| normalize_distribution(name)));
+        if actual == key {
+            self.finish(build, key)?;
+            return Ok(self.environment(key, installed, Vec::new(), Vec::new()));
+        }
+        // Only part installed: the venv belongs under the key of that part.
+        // Its set is strictly smaller than ours, so taking its lock while
+        // holding ours can't deadlock.
+        {
+            let _lock = self.lock(&actual)?;
+            if !self.is_complete(&actual) {
+                self.finish(build, &actual)?;
+            }
+        }
+        let outcome = Outcome {
+            key: actual.clone(),
+            installed: installed.clone(),
+            failed: failed.clone(),
+            recorded_unix: now_unix(),
+        };
+        self.write_outcome(key, &outcome)?;
+        let missing = wanted
+            .iter()
+            .filter(|name| !installed.contains(name))
+            .cloned()
+            .collect();
+        Ok(self.environment(&actual, installed, missing, failed))
+    }
+
+    /// Create a venv in a fresh build directory and install `wanted` into it:
+    /// all at once, else one by one.
+    fn build(&self, uv: &Path, wanted: &[String]) -> Result<Build, EnvError> {
+        let envs = self.envs_dir();
+        let dir = tempfile::Builder::new()
+            .prefix(BUILD_PREFIX)
+            .tempdir_in(&envs)
+            .map_err(|error| {
+                EnvError::io(
+                    format!("cannot create a build directory in {}", envs.display()),
+                    error,
+                )
+            })?;
+        let venv = dir.path().join("venv");
+        let mut command = self.uv_command(uv);
+        command
+            .args([
+                "venv",
+                "--no-progress",
+                "--no-python-downloads",
+                "--relocatable",
+                "--python",
+            ])
+            .arg(&self.toolchain.python)
+            .arg(&venv);
+        match self.run_uv(&mut command, VENV_TIMEOUT)? {
+            Ok(()) => {}
+            Err(mut reason) => {
+                if reason.contains("unexpected argument") {
+                    reason.push_str("; this uv is too old, upgrade it with `pip install -U uv`");
+                }
+                return Err(EnvError::Uv {
+                    command: process::describe(&command),
+                    reason,
+                });
+            }
+        }
+        let mut build = Build {
+            _dir: dir,
+            venv,
+            installed: Vec::new(),
+            failed: Vec::new(),
+        };
+        if wanted.is_empty() {
+            return Ok(build);
+        }
+
+        let deadline = Instant::now() + INSTALL_BUDGET;
+        match self.pip_install(uv, &build.venv, wanted, deadline)? {
+            Ok(()) => {
+                build.installed = wanted.to_vec();
+                return Ok(build);
+            }
+            Err(reason) if wanted.len() == 1 => {
+                build.failed.push((wanted[0].clone(), reason));
+                return Ok(build);
+            }
+            // One bad name fails the whole batch: find out which.
+            Err(_) => {}
+        }
+        for name in wanted {
+            match self.pip_install(uv, &build.venv, std::slice::from_ref(name), deadline)? {
+                Ok(()) => build.installed.push(name.clone()),
+                Err(reason) => build.failed.push((name.clone(), reason)),
+            }
+        }
+        Ok(build)
+    }
+
+    /// `uv pip install` into `venv`: `Ok(Ok(()))` on success, `Ok(Err(reason))`
+    /// when uv failed or ran out of time, `Err` when uv could not be run.
+    fn pip_install(
+        &self,
+        uv: &Path,
+        venv: &Path,
+        names: &[String],
+        deadline: Instant,
+    ) -> Result<Result<(), String>, EnvError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(Err(format!(
+                "not attempted: the {} s installation budget ran out",
+                INSTALL_BUDGET.as_secs()
+            )));
+        }
+        let mut command = self.uv_command(uv);
+        command
+            .args([
+                "pip",
+                "install",
+                "--no-progress",
+                "--no-python-downloads",
+                "--python",
+            ])
+            .arg(venv_python(venv))
+            .args(names);
+        self.run_uv(&mut command, left.min(INSTALL_TIMEOUT))
+    }
+
+    fn uv_command(&self, uv: &Path) -> Command {
+        let mut command = Command::new(uv);
+        // A neutral working directory: a pyproject.toml or uv.toml in the
+        // user's current directory must not change how caches are built.
+        command.current_dir(self.envs_dir());
+        command
+    }
+
+    /// Run a uv command: `Ok(Err(reason))` for a failure or a timeout (a
+    /// short reason for a report), `Err` only when uv cannot be started.
+    fn run_uv(
+        &self,
+        command: &mut Command,
+        timeout: Duration,
+    ) -> Result<Result<(), String>, EnvError> {
+        match process::run(command, timeout) {
+            Ok(done) if done.status.success() => Ok(Ok(())),
+            Ok(done) => Ok(Err(short_reason(&done.stderr, &done.status.to_string()))),
+            Err(RunError::Timeout) => Ok(Err(format!(
+                "did not finish within {} s and was stopped",
+                timeout.as_secs()
+            ))),
+            Err(RunError::Spawn(error)) | Err(RunError::Wait(error)) => Err(EnvError::io(
+                format!("cannot run `{}`", process::describe(command)),
+                error,
+            )),
+        }
+    }
+
+    /// Mark the build complete and move it to `<envs>/<key>` (the caller
+    /// holds the lock of `key`).
+    fn finish(&self, build: Build, key: &str) -> Result<(), EnvError> {
+        let marker = Marker {
+            python: self.toolchain.python.clone(),
+            python_version: self.toolchain.python_version.clone(),
+            distributions: build.installed.clone(),
+            created_unix: now_unix(),
+        };
+        let json = serde_json::to_vec_pretty(&marker).unwrap_or_default();
+        let marker_path = build.venv.join(MARKER);
+        std::fs::write(&marker_path, json).map_err(|error| {
+            EnvError::io(format!("cannot write {}", marker_path.display()), error)
+        })?;
+        let dest = self.venv_dir(key);
+        if dest.exists() {
+            // Not complete (we hold the lock and checked): a leftover.
+            std::fs::remove_dir_all(&dest).map_err(|error| {
+                EnvError::io(
+                    format!("cannot remove the incomplete venv {}", dest.display()),
+                    error,
+                )
+            })?;
+        }
+        std::fs::rename(&build.venv, &dest).map_err(|error| {
+            EnvError::io(
+                format!("cannot move the new venv to {}", dest.display()),
+                error,
+            )
+        })
+    }
+
+    fn lock(&self, key: &str) -> Result<File, EnvError> {
+        let path = self.envs_dir().join(format!("{key}.lock"));
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|error| {
+                EnvError::io(
+                    format!("cannot open the lock file {}", path.display()),
+                    error,
+                )
+            })?;
+        let start = Instant::now();
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(file),
+                Err(TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                Err(TryLockError::WouldBlock) => {
+                    return Err(EnvError::LockTimeout {
+                        lock: path,
+                        secs: LOCK_WAIT.as_secs(),
+                    })
+                }
+                Err(TryLockError::Error(error)) => {
+                    return Err(EnvError::io(
+                        format!("cannot lock {}", path.display()),
+                        error,
+                    ))
+                }
+            }
+        }
+    }
+
+    fn read_outcome(&self, key: &str) -> Option<Outcome> {
+        let text = std::fs::read_to_string(self.outcome_path(key)).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+
+    fn write_outcome(&self, key: &str, outcome: &Outcome) -> Result<(), EnvError> {
+        let path = self.outcome_path(key);
+        let json = serde_json::to_vec_pretty(outcome).unwrap_or_default();
+        let write = || -> std::io::Result<()> {
+            let mut file = tempfile::NamedTempFile::new_in(self.envs_dir())?;
+            std::io::Write::write_all(&mut file, &json)?;
+            file.persist(&path).map_err(|error| error.error)?;
+            Ok(())
+        };
+        write().map_err(|error| EnvError::io(format!("cannot write {}", path.display()), error))
+    }
+
+    fn environment(
+        &self,
+        key: &str,
+        installed: Vec<String>,
+        missing: Vec<String>,
+        failed: Vec<(String, String)>,
+    ) -> Environment {
+        let venv = self.venv_dir(key);
+        Environment {
+            python: venv_python(&venv),
+            venv,
+            key: key.to_string(),
+            installed,
+            missing,
+            failed,
+        }
+    }
+
+    fn is_complete(&self, key: &str) -> bool {
+        let venv = self.venv_dir(key);
+        venv.join(MARKER).is_file() && venv_python(&venv).exists()
+    }
+
+    /// Hash of the base interpreter and the normalised distribution names
+    /// (which the caller gives in sorted order).
+    fn key_of<I, S>(&self, normalized_names: I) -> String
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut names: Vec<String> = normalized_names
+            .into_iter()
+            .map(|name| name.as_ref().to_string())
+            .collect();
+        names.sort();
+        names.dedup();
+        let mut hasher = Sha256::new();
+        hasher.update(b"runnable-env-v1\0");
+        hasher.update(self.toolchain.python.as_os_str().as_encoded_bytes());
+        hasher.update(b"\0");
+        hasher.update(self.toolchain.python_version.as_bytes());
+        for name in &names {
+            hasher.update(b"\0");
+            hasher.update(name.as_bytes());
+        }
+        hex(&hasher.finalize()[..12])
+    }
+
+    fn envs_dir(&self) -> PathBuf {
+        self.cache_dir.join("envs")
+    }
+
+    fn venv_dir(&self, key: &str) -> PathBuf {
+        self.envs_dir().join(key)
+    }
+
+    fn outcome_path(&self, key: &str) -> PathBuf {
+        self.envs_dir().join(format!("{key}.outcome.json"))
+    }
+}
+
+fn venv_python(venv: &Path) -> PathBuf {
+    if cfg!(windows) {
+        venv.join("Scripts").join("python.exe")
+    } else {
+        venv.join("bin").join("python")
+    }
+}
+
+fn now_unix() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_secs())
+        .unwrap_or(0)
+}
+
+/// Remove build directories left behind by killed processes.
+fn remove_stale_builds(envs: &Path) {
+    let Ok(entries) = std::fs::read_dir(envs) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let stale = entry
+            .file_name()
+            .to_string_lossy()
+            .starts_with(BUILD_PREFIX)
+            && entry
+                .metadata()
+                .and_then(|meta| meta.modified())
+                .ok()
+                .and_then(|modified| modified.elapsed().ok())
+                .is_some_and(|age| age > STALE_BUILD);
+        if stale {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// The most telling line of uv's error output, for a one-line report:
+/// a Python exception from a failed build, else the decisive clause of a
+/// resolver explanation ("x was not found in the package registry"), else
+/// the last line that is not a hint, without uv's `error:`/`cause:`
+/// prefixes.
+pub(crate) fn short_reason(stderr: &str, status: &str) -> String {
+    const MAX: usize = 300;
+    let mut lines: Vec<&str> = Vec::new();
+    let mut in_hint = false;
+    for line in stderr.lines() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            in_hint = false;
+            continue;
+        }
+        if trimmed.starts_with("hint:") {
+            in_hint = true;
+        }
+        if !in_hint {
+            lines.push(trimmed);
+        }
+    }
+
+    let headline = lines
+        .iter()
+        .find_map(|line| line.strip_prefix("error:"))
+        .map(str::trim);
+    let exception = lines
+        .iter()
+        .rposition(|line| is_exception_line(line))
+        .map(|at| {
+            lines[at..]
+                .iter()
+                .take(3)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
+    let resolution = lines.iter().rev().find_map(|line| resolver_clause(line));
+    let reason = match (exception, resolution) {
+        (Some(exception), _) => match headline {
+            Some(headline) => format!("{headline}: {exception}"),
+            None => exception,
+        },
+        (None, Some(resolution)) => resolution,
+        (None, None) => match lines.last() {
+            Some(last) => strip_uv_prefix(last).to_string(),
+            None => format!("uv failed ({status}) without saying why"),
+        },
+    };
+    truncate(&reason, MAX)
+}
+
+/// The decisive clause of a resolver explanation: the last "because ..."
+/// up to "and you require" (`Because x was not found in the package
+/// registry and you require x, we can conclude ...` -> `x was not found in
+/// the package registry`).
+fn resolver_clause(line: &str) -> Option<String> {
+    let start = line.rfind("ecause ")? + "ecause ".len();
+    let rest = &line[start..];
+    let end = [" and you require", ", we can conclude"]
+        .iter()
+        .filter_map(|stop| rest.find(stop))
+        .min()
+        .unwrap_or(rest.len());
+    let clause = rest[..end].trim().trim_end_matches([',', '.']);
+    (!clause.is_empty()).then(|| clause.to_string())
+}
+
+/// `ValueError: ...`, `Exception: ...`, `error: command 'gcc' failed ...`
+/// style lines of a Python traceback or compiler.
+fn is_exception_line(line: &str) -> bool {
+    let Some((name, _)) = line.split_once(':') else {
+        return false;
+    };
+    let ident = name.rsplit('.').next().unwrap_or(name);
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        && (ident.ends_with("Error") || ident.ends_with("Exception"))
+}
+
+fn strip_uv_prefix(line: &str) -> &str {
+    let mut line = line.trim_start_matches(['×', '╰', '─', '▶', '│', ' ']);
+    for prefix in ["error:", "cause:", "warning:"] {
+        if let Some(rest) = line.strip_prefix(prefix) {
+            line = rest.trim_start();
+        }
+    }
+    line
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= max {
+        return text;
+    }
+    let mut short: String = text.chars().take(max - 1).collect();
+    short.push('…');
+    short
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reason_for_an_unknown_distribution() {
+        let stderr = "Using Python 3.11.7 environment at: v2\n\
+            error: No solution found when resolving dependencies\n  \
+            cause: Because runnable-no-such-dist-xyz was not found in the package registry and \
+            you require runnable-no-such-dist-xyz, we can conclude that your requirements are unsatisfiable.\n";
+        assert_eq!(
+            short_reason(stderr, "exit status: 1"),
+            "runnable-no-such-dist-xyz was not found in the package registry"
+        );
+    }
+
+    #[test]
+    fn reason_for_a_failed_build_names_the_exception() {
+        let stderr = "Using Python 3.11.7 environment at: v2\n\
+            Resolved 1 package in 225ms\n   Building mysqlclient==2.3.2\n\
+            error: Failed to build `mysqlclient==2.3.2`\n  \
+            cause: The build backend returned an error\n  \
+            cause: Call to `setuptools.build_meta.get_requires_for_build_wheel` failed (exit status: 1)\n\n\
+            \x20        [stderr]\n\
+            \x20        Traceback (most recent call last):\n\
+            \x20          File \"<string>\", line 27, in find_package_name\n\
+            \x20        Exception: Can not find valid pkg-config name.\n\
+            \x20        Specify MYSQLCLIENT_CFLAGS and MYSQLCLIENT_LDFLAGS env vars manually\n\n\
+            hint: Build failures usually indicate a problem with the package or the build environment\n";
+        assert_eq!(
+            short_reason(stderr, "exit status: 1"),
+            "Failed to build `mysqlclient==2.3.2`: Exception: Can not find valid pkg-config name. \
+             Specify MYSQLCLIENT_CFLAGS and MYSQLCLIENT_LDFLAGS env vars manually"
+        );
+    }
+
+    #[test]
+    fn reason_skips_hints_and_prefixes() {
+        let stderr = "error: No solution found when resolving dependencies\n  \
+            cause: Because pywin32<=302 has no wheels with a matching Python ABI tag and only \
+            the following versions of pywin32 are available:\n    pywin32<=302\n    pywin32>=303\n\
+            we can conclude that pywin32<303 cannot be used.\n\
+            And because pywin32>=303 has no wheels with a matching platform tag (e.g., \
+            `manylinux_2_36_x86_64`) and you require pywin32, we can conclude that your \
+            requirements are unsatisfiable.\n\n\
+            hint: Wheels are available for `pywin32` (v312) on the following platforms: `win32`\n";
+        assert_eq!(
+            short_reason(stderr, "exit status: 1"),
+            "pywin32>=303 has no wheels with a matching platform tag (e.g., `manylinux_2_36_x86_64`)"
+        );
+        let stderr = "error: Failed to fetch: `https://index.invalid/simple/six/`\n  \
+            cause: Request failed after 3 retries\n  cause: dns error: failed to lookup address\n";
+        assert_eq!(
+            short_reason(stderr, "exit status: 2"),
+            "dns error: failed to lookup address"
+        );
+        assert_eq!(
+            short_reason("", "exit status: 2"),
+            "uv failed (exit status: 2) without saying why"
+        );
+        assert!(short_reason(&"x".repeat(1000), "").chars().count() <= 300);
+    }
+}
