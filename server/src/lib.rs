@@ -1,7 +1,18 @@
+//! Runnable: make fragments of Python runnable.
+//!
+//! The engine knows no editor protocol. One `fix` flows
+//! `analysis` (pure facts) -> `env` (interpreter, venv, packages) ->
+//! `synth` (exploration and evolution over sandboxed `exec` runs, measured
+//! by `coverage` on the `program`) -> `report`. See ARCHITECTURE.md.
+
 pub mod analysis;
+pub mod bench;
 pub mod coverage;
 pub mod env;
 pub mod exec;
+pub mod fix;
+pub mod human;
 pub mod knowledge;
 pub mod program;
+pub mod report;
 pub mod synth;

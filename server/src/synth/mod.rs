@@ -1,5 +1,26 @@
 //! Synthesis: from an analysed fragment to prefixes that make it run.
+//!
+//! A [`Proposer`] suggests prefixes (the deterministic rules here; a model
+//! later); [`search`] runs them in a [`Session`] and keeps what helps.
 
+pub mod deterministic;
 pub mod infer;
 pub mod knowledge;
+pub mod prefix;
+pub mod resources;
+pub mod search;
+pub mod session;
 pub mod value;
+
+use prefix::Prefix;
+use session::{Attempt, Context};
+
+/// One implementation of the exploration and evolution stages.
+pub trait Proposer: Send + Sync {
+    /// The first prefix, from static facts alone.
+    fn initial(&self, ctx: &Context) -> Prefix;
+    /// Prefixes that may fix what stopped `attempt`, most promising first.
+    fn refine(&self, ctx: &Context, attempt: &Attempt) -> Vec<Prefix>;
+    /// Variants of the best prefix that may reach the `uncovered` lines.
+    fn variants(&self, ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>;
+}

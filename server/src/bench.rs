@@ -1,0 +1,164 @@
+//! `runnable bench`: `fix` over a folder in parallel, one CSV row per file,
+//! and the summary numbers the README tables quote.
+
+use crate::fix::{Engine, FixOptions};
+use crate::report::{FixReport, Status};
+use crate::synth::search::NoProgress;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    pub file: String,
+    pub executable: usize,
+    pub covered: usize,
+    pub ratio: f64,
+    pub union_ratio: f64,
+    pub completed: bool,
+    pub status: String,
+    pub seconds: f64,
+    pub executions: usize,
+    pub llm_calls: usize,
+    pub names: usize,
+    pub stub_names: usize,
+    pub error: String,
+}
+
+impl Row {
+    fn from_report(file: String, r: &FixReport, seconds: f64) -> Row {
+        Row {
+            file,
+            executable: r.coverage.executable.len(),
+            covered: r.coverage.covered.len(),
+            ratio: r.coverage.ratio,
+            union_ratio: r.union_coverage.ratio,
+            completed: r.status == Status::Completed,
+            status: serde_json::to_value(r.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+            seconds,
+            executions: r.stats.executions,
+            llm_calls: r.stats.llm_calls,
+            names: r.names.len(),
+            stub_names: r.names.iter().filter(|n| n.stub).count(),
+            error: r.error.as_ref().map(|e| format!("{}: {}", e.type_name, e.message)).unwrap_or_default(),
+        }
+    }
+    fn failed(file: String, why: String, seconds: f64) -> Row {
+        Row {
+            file, executable: 0, covered: 0, ratio: 0.0, union_ratio: 0.0, completed: false,
+            status: "error".into(), seconds, executions: 0, llm_calls: 0, names: 0, stub_names: 0, error: why,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub files: usize,
+    pub mean_coverage: f64,
+    pub mean_union_coverage: f64,
+    pub full_execution: f64,
+    pub median_seconds: f64,
+    pub p95_seconds: f64,
+    pub stub_share: f64,
+    pub llm_calls: usize,
+    pub wall_seconds: f64,
+}
+
+pub fn python_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Run `fix` on every file with `jobs` threads; `on_done` sees each row as it lands.
+pub fn run(engine: &Engine, files: &[PathBuf], opts: &FixOptions, jobs: usize, on_done: &(dyn Fn(&Row) + Sync)) -> (Vec<Row>, Summary) {
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let rows: Mutex<Vec<(usize, Row)>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(path) = files.get(i) else { break };
+                let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                let t0 = Instant::now();
+                let row = match std::fs::read_to_string(path) {
+                    Err(e) => Row::failed(name, e.to_string(), 0.0),
+                    Ok(src) => match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.fix(&src, opts, &NoProgress))) {
+                        Ok(Ok(r)) => Row::from_report(name, &r, t0.elapsed().as_secs_f64()),
+                        Ok(Err(e)) => Row::failed(name, e.to_string(), t0.elapsed().as_secs_f64()),
+                        Err(_) => Row::failed(name, "internal error (panic)".into(), t0.elapsed().as_secs_f64()),
+                    },
+                };
+                on_done(&row);
+                rows.lock().unwrap_or_else(|e| e.into_inner()).push((i, row));
+            });
+        }
+    });
+    let mut rows = rows.into_inner().unwrap_or_else(|e| e.into_inner());
+    rows.sort_by_key(|(i, _)| *i);
+    let rows: Vec<Row> = rows.into_iter().map(|(_, r)| r).collect();
+    let summary = summarize(&rows, started.elapsed().as_secs_f64());
+    (rows, summary)
+}
+
+pub fn summarize(rows: &[Row], wall_seconds: f64) -> Summary {
+    let n = rows.len().max(1) as f64;
+    let mut secs: Vec<f64> = rows.iter().map(|r| r.seconds).collect();
+    secs.sort_by(|a, b| a.total_cmp(b));
+    let pick = |q: f64| if secs.is_empty() { 0.0 } else { secs[((secs.len() - 1) as f64 * q) as usize] };
+    let names: usize = rows.iter().map(|r| r.names).sum();
+    let stubs: usize = rows.iter().map(|r| r.stub_names).sum();
+    Summary {
+        files: rows.len(),
+        mean_coverage: rows.iter().map(|r| r.ratio).sum::<f64>() / n,
+        mean_union_coverage: rows.iter().map(|r| r.union_ratio).sum::<f64>() / n,
+        full_execution: rows.iter().filter(|r| r.completed && r.covered == r.executable).count() as f64 / n,
+        median_seconds: if secs.is_empty() { 0.0 } else if secs.len() % 2 == 1 { secs[secs.len() / 2] } else { (secs[secs.len() / 2 - 1] + secs[secs.len() / 2]) / 2.0 },
+        p95_seconds: pick(0.95),
+        stub_share: if names == 0 { 0.0 } else { stubs as f64 / names as f64 },
+        llm_calls: rows.iter().map(|r| r.llm_calls).sum(),
+        wall_seconds,
+    }
+}
+
+pub fn write_csv(path: &Path, rows: &[Row]) -> Result<(), csv::Error> {
+    let mut w = csv::Writer::from_path(path)?;
+    for r in rows {
+        w.serialize(r)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(ratio: f64, secs: f64, completed: bool) -> Row {
+        let mut r = Row::failed("f.py".into(), String::new(), secs);
+        r.executable = 4;
+        r.covered = (ratio * 4.0) as usize;
+        r.ratio = ratio;
+        r.union_ratio = ratio;
+        r.completed = completed;
+        r.names = 2;
+        r.stub_names = 1;
+        r
+    }
+
+    #[test]
+    fn summary_counts_full_execution_and_percentiles() {
+        let rows = vec![row(1.0, 1.0, true), row(0.5, 3.0, false), row(1.0, 2.0, false)];
+        let s = summarize(&rows, 5.0);
+        assert!((s.mean_coverage - 2.5 / 3.0).abs() < 1e-9);
+        assert!((s.full_execution - 1.0 / 3.0).abs() < 1e-9);
+        assert_eq!(s.median_seconds, 2.0);
+        assert_eq!(s.stub_share, 0.5);
+    }
+}

@@ -1,0 +1,210 @@
+//! The `fix` job end to end: analyse, prepare the environment, search for
+//! prefixes in the sandbox, report. Shared by the CLI, the benchmark and
+//! (later) the language server.
+
+use crate::analysis::{self, Analysis};
+use crate::env::{self, EnvError, EnvManager, Toolchain};
+use crate::exec::{ExecConfig, ExecError, Executor, Limits, SandboxMode, WorkerPool};
+use crate::program;
+use crate::report::{ErrorInfo, FixReport, ResourceFile, Stats, Status, Variant};
+use crate::synth::deterministic::Deterministic;
+use crate::synth::search::{self, Progress};
+use crate::synth::session::{Context, Session};
+use crate::synth::Proposer;
+use crate::coverage::Coverage;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, thiserror::Error)]
+pub enum FixError {
+    #[error(transparent)]
+    Env(#[from] EnvError),
+    #[error(transparent)]
+    Exec(#[from] ExecError),
+    #[error("--lines {0}-{1} is outside the file, which has {2} lines")]
+    Lines(u32, u32, usize),
+}
+
+#[derive(Debug, Clone)]
+pub struct EngineOptions {
+    pub python: Option<PathBuf>,
+    pub cache_dir: Option<PathBuf>,
+    /// Keep warm workers per environment (off = one process per run).
+    pub warm: bool,
+    pub max_workers: usize,
+    pub sandbox: SandboxMode,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions { python: None, cache_dir: None, warm: true, max_workers: 2, sandbox: SandboxMode::Auto }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct FixOptions {
+    /// 1-based inclusive line range of the file that is the fragment.
+    pub lines: Option<(u32, u32)>,
+    pub install: bool,
+    pub budget: Duration,
+    pub max_runs: usize,
+}
+
+impl Default for FixOptions {
+    fn default() -> Self {
+        FixOptions { lines: None, install: false, budget: Duration::from_secs(20), max_runs: 60 }
+    }
+}
+
+/// Long-lived state: the interpreter, the environments and their warm pools.
+pub struct Engine {
+    toolchain: Toolchain,
+    envs: EnvManager,
+    stdlib: BTreeSet<String>,
+    pools: Mutex<HashMap<PathBuf, Arc<WorkerPool>>>,
+    opts: EngineOptions,
+}
+
+impl Engine {
+    pub fn new(opts: EngineOptions) -> Result<Self, FixError> {
+        let toolchain = env::find_toolchain(opts.python.as_deref())?;
+        let envs = EnvManager::new(toolchain.clone(), opts.cache_dir.clone());
+        let stdlib = envs.stdlib_modules()?;
+        Ok(Engine { toolchain, envs, stdlib, pools: Mutex::new(HashMap::new()), opts })
+    }
+
+    pub fn toolchain(&self) -> &Toolchain {
+        &self.toolchain
+    }
+
+    fn pool(&self, python: &PathBuf) -> Result<Arc<WorkerPool>, FixError> {
+        let mut pools = self.pools.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = pools.get(python) {
+            return Ok(p.clone());
+        }
+        let pool = Arc::new(WorkerPool::new(ExecConfig {
+            python: python.clone(),
+            limits: Limits::default(),
+            sandbox: self.opts.sandbox,
+            warm: self.opts.warm,
+            max_workers: self.opts.max_workers,
+        })?);
+        pools.insert(python.clone(), pool.clone());
+        Ok(pool)
+    }
+
+    pub fn fix(&self, source: &str, opts: &FixOptions, progress: &dyn Progress) -> Result<FixReport, FixError> {
+        let started = Instant::now();
+        let fragment = select_lines(source, opts.lines)?;
+        let analysis = analysis::analyze(&fragment);
+        if !analysis.syntax_errors.is_empty() {
+            return Ok(syntax_error_report(&fragment, &analysis, &self.toolchain, started));
+        }
+        let proposer = Deterministic;
+        let ctx = Context { fragment: &fragment, analysis: &analysis, stdlib: &self.stdlib };
+        // The environment covers the fragment's imports and those the first prefix adds.
+        let mut modules: Vec<String> =
+            analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()).map(|i| i.module.clone()).collect();
+        modules.extend(proposer.initial(&ctx).imported_modules());
+        let plan = env::plan_imports(&modules, &self.stdlib);
+        let environment = self.envs.prepare(&plan.distributions, opts.install)?;
+        let pool = self.pool(&environment.python)?;
+        let mut session = Session::new(ctx, pool.as_ref(), opts.budget, opts.max_runs);
+        let result = search::search(&mut session, &proposer, progress)?;
+        let best = &result.best;
+        let exception = best.outcome.exception.as_ref();
+        let to_fragment = |m: &BTreeMap<u32, _>| -> BTreeMap<u32, _> {
+            m.iter().filter_map(|(l, v)| Some((best.program.fragment_line(*l)?, v))).map(|(l, v): (u32, &_)| (l, Clone::clone(v))).collect()
+        };
+        Ok(FixReport {
+            program: best.program.text.clone(),
+            prefix: best.program.prefix.clone(),
+            suffix: best.program.suffix.clone(),
+            fragment_lines: best.program.fragment_lines.clone(),
+            resources: best.prefix.resources.iter().map(ResourceFile::from).collect(),
+            python: environment.python.display().to_string(),
+            packages: environment.installed.clone(),
+            coverage: best.coverage.clone(),
+            status: best.outcome.status.into(),
+            error: exception.map(|e| ErrorInfo {
+                type_name: e.type_name.clone(),
+                message: e.message.clone(),
+                line: e.line.and_then(|l| best.program.fragment_line(l)),
+            }),
+            names: best.prefix.names(),
+            stats: Stats { executions: session.executions, llm_calls: 0, seconds: started.elapsed().as_secs_f64() },
+            union_coverage: result.union.clone(),
+            variants: result
+                .variants
+                .iter()
+                .map(|v| Variant { prefix: v.program.prefix.clone(), suffix: v.program.suffix.clone(), covered: v.coverage.covered.clone() })
+                .collect(),
+            hits: to_fragment(&best.outcome.hit_counts),
+            values: to_fragment(&best.outcome.values),
+            syntax_errors: Vec::new(),
+            missing_packages: environment.missing.clone(),
+            unknown_imports: plan.unknown.clone(),
+            failed_packages: environment.failed.clone(),
+            wrapped: best.program.wrapped,
+            containment: Some(pool.containment()),
+            stdout: best.outcome.stdout.clone(),
+            stderr: best.outcome.stderr.clone(),
+        })
+    }
+}
+
+fn select_lines(source: &str, lines: Option<(u32, u32)>) -> Result<String, FixError> {
+    let Some((a, b)) = lines else { return Ok(source.to_string()) };
+    let all: Vec<&str> = source.lines().collect();
+    if a == 0 || b < a || b as usize > all.len() {
+        return Err(FixError::Lines(a, b, all.len()));
+    }
+    Ok(all[a as usize - 1..b as usize].join("\n") + "\n")
+}
+
+fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchain, started: Instant) -> FixReport {
+    let program = program::assemble(fragment, analysis, "", "", &[]);
+    let first = &analysis.syntax_errors[0];
+    let executable = analysis.statements.iter().map(|s| s.line).collect();
+    let coverage = Coverage::new(executable, BTreeSet::new());
+    FixReport {
+        program: program.text,
+        prefix: String::new(),
+        suffix: String::new(),
+        fragment_lines: program.fragment_lines,
+        resources: Vec::new(),
+        python: toolchain.python.display().to_string(),
+        packages: Vec::new(),
+        union_coverage: coverage.clone(),
+        coverage,
+        status: Status::SyntaxError,
+        error: Some(ErrorInfo { type_name: "SyntaxError".into(), message: first.message.clone(), line: Some(first.line) }),
+        names: Vec::new(),
+        stats: Stats { executions: 0, llm_calls: 0, seconds: started.elapsed().as_secs_f64() },
+        variants: Vec::new(),
+        hits: BTreeMap::new(),
+        values: BTreeMap::new(),
+        syntax_errors: analysis.syntax_errors.clone(),
+        missing_packages: Vec::new(),
+        unknown_imports: Vec::new(),
+        failed_packages: Vec::new(),
+        wrapped: program.wrapped,
+        containment: None,
+        stdout: String::new(),
+        stderr: String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_ranges_select_and_are_checked() {
+        assert_eq!(select_lines("a\nb\nc\n", Some((2, 3))).unwrap(), "b\nc\n");
+        assert!(matches!(select_lines("a\n", Some((2, 3))), Err(FixError::Lines(2, 3, 1))));
+        assert_eq!(select_lines("a\n", None).unwrap(), "a\n");
+    }
+}

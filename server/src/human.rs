@@ -1,0 +1,60 @@
+//! The terminal rendering of a `fix` result: what was added, then the
+//! fragment with each line marked, then one summary line.
+
+use crate::report::FixReport;
+
+pub fn render(fragment: &str, r: &FixReport) -> String {
+    let mut out = String::new();
+    if !r.prefix.is_empty() {
+        out.push_str("── prefix ──\n");
+        out.push_str(&r.prefix);
+    }
+    let executable: std::collections::BTreeSet<u32> = r.coverage.executable.iter().copied().collect();
+    let covered: std::collections::BTreeSet<u32> = r.coverage.covered.iter().copied().collect();
+    out.push_str("── fragment ──\n");
+    for (i, line) in fragment.lines().enumerate() {
+        let n = i as u32 + 1;
+        let mark = if covered.contains(&n) {
+            "ran        "
+        } else if executable.contains(&n) {
+            "not reached"
+        } else {
+            "           "
+        };
+        let value = r.values.get(&n).and_then(|v| v.first()).map(|(k, v)| format!("    # {k} = {v}")).unwrap_or_default();
+        out.push_str(&format!("{mark} {n:>4} │ {line}{value}\n"));
+    }
+    if !r.suffix.is_empty() {
+        out.push_str("── driver ──\n");
+        out.push_str(&r.suffix);
+    }
+    for res in &r.resources {
+        out.push_str(&format!("── file {} ({} bytes) ──\n", res.path, res.content.len()));
+    }
+    if let Some(e) = &r.error {
+        let at = e.line.map(|l| format!(" at line {l}")).unwrap_or_default();
+        out.push_str(&format!("stopped{at}: {}: {}\n", e.type_name, e.message));
+    }
+    if !r.missing_packages.is_empty() {
+        out.push_str(&format!("not installed: {} (run again with --install)\n", r.missing_packages.join(", ")));
+    }
+    if !r.unknown_imports.is_empty() {
+        out.push_str(&format!("no known package provides: {}\n", r.unknown_imports.join(", ")));
+    }
+    for (dist, why) in &r.failed_packages {
+        out.push_str(&format!("could not install {dist}: {why}\n"));
+    }
+    if let Some(note) = r.containment.as_ref().and_then(|c| c.note.as_ref()) {
+        out.push_str(&format!("warning: {note}\n"));
+    }
+    let status = serde_json::to_value(r.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    out.push_str(&format!(
+        "{status}: {}/{} statements ran ({:.0}%), {} runs in {:.2}s\n",
+        r.coverage.covered.len(),
+        r.coverage.executable.len(),
+        r.coverage.ratio * 100.0,
+        r.stats.executions,
+        r.stats.seconds
+    ));
+    out
+}

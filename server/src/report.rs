@@ -1,0 +1,107 @@
+//! The result of `fix` as data: the JSON contract of `runnable fix --json`.
+
+use crate::analysis::SyntaxIssue;
+use crate::coverage::Coverage;
+use crate::exec::{Containment, Resource, RunStatus};
+use crate::synth::prefix::NameInfo;
+use base64::Engine as _;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Completed,
+    Raised,
+    Timeout,
+    Limit,
+    SyntaxError,
+}
+
+impl From<RunStatus> for Status {
+    fn from(s: RunStatus) -> Self {
+        match s {
+            RunStatus::Completed => Status::Completed,
+            RunStatus::Raised => Status::Raised,
+            RunStatus::Timeout => Status::Timeout,
+            RunStatus::Limit => Status::Limit,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ResourceFile {
+    pub path: String,
+    pub content: String,
+    /// `utf-8` or `base64`.
+    pub encoding: &'static str,
+}
+
+impl From<&Resource> for ResourceFile {
+    fn from(r: &Resource) -> Self {
+        match std::str::from_utf8(&r.content) {
+            Ok(s) => ResourceFile { path: r.path.clone(), content: s.to_string(), encoding: "utf-8" },
+            Err(_) => ResourceFile {
+                path: r.path.clone(),
+                content: base64::engine::general_purpose::STANDARD.encode(&r.content),
+                encoding: "base64",
+            },
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Stats {
+    pub executions: usize,
+    pub llm_calls: usize,
+    pub seconds: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Variant {
+    pub prefix: String,
+    pub suffix: String,
+    pub covered: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorInfo {
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub message: String,
+    /// Fragment line (1-based) where it was raised, when in the fragment.
+    pub line: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FixReport {
+    pub program: String,
+    pub prefix: String,
+    pub suffix: String,
+    pub fragment_lines: Vec<u32>,
+    pub resources: Vec<ResourceFile>,
+    pub python: String,
+    pub packages: Vec<String>,
+    pub coverage: Coverage,
+    pub status: Status,
+    pub error: Option<ErrorInfo>,
+    pub names: Vec<NameInfo>,
+    pub stats: Stats,
+    /// Coverage of the best prefix together with the kept variants.
+    pub union_coverage: Coverage,
+    pub variants: Vec<Variant>,
+    /// Fragment line -> how many times it ran.
+    pub hits: BTreeMap<u32, u64>,
+    /// Fragment line -> first values assigned there: [(name, repr)].
+    pub values: BTreeMap<u32, Vec<(String, String)>>,
+    pub syntax_errors: Vec<SyntaxIssue>,
+    /// Distributions the fragment needs that are not installed (run with --install).
+    pub missing_packages: Vec<String>,
+    /// Imports no known distribution provides.
+    pub unknown_imports: Vec<String>,
+    pub failed_packages: Vec<(String, String)>,
+    pub wrapped: bool,
+    pub containment: Option<Containment>,
+    pub stdout: String,
+    pub stderr: String,
+}

@@ -1,0 +1,461 @@
+//! The built-in deterministic proposer: rules about Python semantics and
+//! library APIs, no model. It proposes the first prefix from usage facts,
+//! refinements from a run's structured feedback, and variants that flip
+//! branches.
+
+use super::infer::{self, camel};
+use super::knowledge::well_known_import;
+use super::prefix::{Binding, Candidate, Prefix};
+use super::resources::resource_for;
+use super::session::{Attempt, Context};
+use super::value::Value;
+use super::Proposer;
+use crate::analysis::{FreeName, Literal, Usage, Wrap};
+use crate::exec::Resource;
+use crate::knowledge::conventional_import;
+
+pub struct Deterministic;
+
+impl Proposer for Deterministic {
+    fn initial(&self, ctx: &Context) -> Prefix {
+        let mut p = Prefix::default();
+        let a = ctx.analysis;
+        for f in a.free_names.iter() {
+            p.bindings.push(binding_for(ctx, f, true));
+        }
+        if a.wrap != Wrap::None {
+            // Read-before-assigned names of a body are its parameters.
+            for f in &a.used_before_bound {
+                if p.binding(&f.name).is_none() {
+                    p.bindings.push(binding_for(ctx, f, false));
+                }
+                p.wrapper_params.push(f.name.clone());
+            }
+        }
+        for file in &a.files {
+            if !file.writes {
+                if let Some(r) = resource_for(&file.path, &file.how) {
+                    p.add_resource(r);
+                }
+            }
+        }
+        p.driver = driver_calls(ctx);
+        p
+    }
+
+    fn refine(&self, ctx: &Context, attempt: &Attempt) -> Vec<Prefix> {
+        let Some(e) = &attempt.outcome.exception else { return Vec::new() };
+        let base = &attempt.prefix;
+        let mut out = Vec::new();
+        let line = attempt.failing_line();
+        let names_on_line: Vec<String> = line
+            .map(|l| identifiers(ctx.line_text(l)))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|n| base.binding(n).is_some())
+            .collect();
+        let is = |t: &str| e.type_name == t || e.bases.iter().any(|b| b == t);
+        if is("NameError") || is("UnboundLocalError") {
+            if let Some(name) = e.name.clone().or_else(|| quoted(&e.message)) {
+                if base.binding(&name).is_none() {
+                    let usage = usage_of(ctx, &name);
+                    let f = FreeName { name: name.clone(), first_line: line.unwrap_or(1), usage };
+                    let mut p = base.clone();
+                    p.bindings.push(binding_for(ctx, &f, true));
+                    if is("UnboundLocalError") && ctx.analysis.wrap != Wrap::None {
+                        p.wrapper_params.push(name.clone());
+                    }
+                    out.push(p);
+                }
+            }
+        }
+        if is("ModuleNotFoundError") {
+            if let Some(m) = e.module.clone().or_else(|| e.name.clone()) {
+                if !ctx.stdlib.contains(m.split('.').next().unwrap_or("")) && crate_dist_unknown(&m) {
+                    let mut p = base.clone();
+                    for r in local_module(ctx, &m) {
+                        p.add_resource(r);
+                    }
+                    out.push(p);
+                }
+            }
+        }
+        if is("FileNotFoundError") || is("IsADirectoryError") {
+            if let Some(path) = &e.path {
+                let how = ctx.analysis.files.iter().find(|f| &f.path == path).map(|f| f.how.as_str()).unwrap_or("open");
+                if let Some(r) = resource_for(path, how) {
+                    let mut p = base.clone();
+                    p.add_resource(r);
+                    out.push(p);
+                }
+            }
+        }
+        if is("KeyError") {
+            if let Some(key) = e.key.as_deref().and_then(parse_literal_key) {
+                for n in &names_on_line {
+                    let mut p = base.clone();
+                    if add_key(p.binding_mut(n).unwrap(), &key) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        if is("AttributeError") {
+            if let Some(attr) = e.name.clone() {
+                let called = line.is_some_and(|l| ctx.line_text(l).contains(&format!(".{attr}(")));
+                for n in &names_on_line {
+                    let mut p = base.clone();
+                    if add_member(p.binding_mut(n).unwrap(), &attr, called) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        if is("IndexError") {
+            for n in &names_on_line {
+                let mut p = base.clone();
+                if grow(p.binding_mut(n).unwrap()) {
+                    out.push(p);
+                }
+            }
+        }
+        // Whatever the error: the next candidate of each name on the line,
+        // and of a name whose own definition failed.
+        let mut suspects = names_on_line.clone();
+        if line.is_none() {
+            if let Some(pl) = e.line {
+                if let Some(n) = defining_binding(attempt, pl) {
+                    suspects.push(n);
+                }
+            }
+        }
+        for n in suspects {
+            let mut p = base.clone();
+            let b = p.binding_mut(&n).unwrap();
+            if b.choice + 1 < b.candidates.len() {
+                b.choice += 1;
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    fn variants(&self, ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
+        let mut out = Vec::new();
+        for br in &ctx.analysis.branches {
+            let in_play = uncovered.iter().any(|&u| u > br.line) || uncovered.contains(&br.line);
+            if !in_play {
+                continue;
+            }
+            let mut names = br.names.clone();
+            names.extend(identifiers(&br.condition));
+            names.sort();
+            names.dedup();
+            for n in names {
+                let Some(b) = best.prefix.binding(&n) else { continue };
+                for alt in alternatives(b, &br.condition) {
+                    let mut p = best.prefix.clone();
+                    let bm = p.binding_mut(&n).unwrap();
+                    bm.candidates.push(Candidate::Value(alt));
+                    bm.choice = bm.candidates.len() - 1;
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// How a name can be defined: an import when it names a module or a
+/// well-known library member, else values inferred from its usage.
+fn binding_for(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
+    let mut c = Vec::new();
+    if allow_import {
+        if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') {
+            c.push(Candidate::Import(format!("import {}", f.name)));
+        } else if let Some(stmt) = conventional_import(&f.name).or_else(|| well_known_import(&f.name)) {
+            c.push(Candidate::Import(stmt.to_string()));
+        }
+    }
+    c.extend(infer::candidates(&f.name, &f.usage).into_iter().map(Candidate::Value));
+    Binding::new(f.name.clone(), c)
+}
+
+fn usage_of(ctx: &Context, name: &str) -> Usage {
+    ctx.analysis
+        .free_names
+        .iter()
+        .chain(&ctx.analysis.used_before_bound)
+        .find(|f| f.name == name)
+        .map(|f| f.usage.clone())
+        .unwrap_or_default()
+}
+
+fn crate_dist_unknown(module: &str) -> bool {
+    crate::knowledge::distribution_for(module).is_none()
+}
+
+/// A local module the fragment imports (`from helpers import parse`),
+/// created with the names taken from it.
+fn local_module(ctx: &Context, module: &str) -> Vec<Resource> {
+    let mut body = String::from("# Module created so that the fragment's import works.\n");
+    for imp in ctx.analysis.imports.iter().filter(|i| i.is_from && i.module == module) {
+        for (name, _) in &imp.names {
+            if name == "*" {
+                continue;
+            }
+            let v = if name.chars().next().is_some_and(char::is_uppercase) {
+                Value::Class { attrs: vec![], methods: vec![] }
+            } else {
+                Value::Function { returns: Box::new(Value::None), is_async: false }
+            };
+            body.push_str(&format!("\n\n{}\n", v.definition(name)));
+        }
+    }
+    let parts: Vec<&str> = module.split('.').collect();
+    let mut out = Vec::new();
+    for i in 1..parts.len() {
+        out.push(Resource { path: format!("{}/__init__.py", parts[..i].join("/")), content: Vec::new() });
+    }
+    out.push(Resource { path: format!("{}.py", parts.join("/")), content: body.into_bytes() });
+    out
+}
+
+/// Calls of the functions the fragment defines but never calls.
+fn driver_calls(ctx: &Context) -> Vec<String> {
+    let mut calls = Vec::new();
+    for f in &ctx.analysis.functions {
+        let called_elsewhere = ctx
+            .fragment
+            .lines()
+            .enumerate()
+            .any(|(i, l)| i as u32 + 1 != f.line && l.contains(&format!("{}(", f.name)));
+        if called_elsewhere || f.name.starts_with("test") && false {
+            continue;
+        }
+        let args: Vec<String> = f
+            .params
+            .iter()
+            .filter(|p| p.star.is_empty() && !p.has_default)
+            .map(|p| infer::best(&p.name, &p.usage, 1).expr())
+            .collect();
+        let call = format!("{}({})", f.name, args.join(", "));
+        calls.push(if f.is_async { format!("import asyncio\nasyncio.run({call})") } else { call });
+    }
+    calls
+}
+
+/// Python identifiers on a line that are not attribute names.
+pub fn identifiers(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    let mut in_str: Option<u8> = None;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if let Some(q) = in_str {
+            if c == b'\\' {
+                i += 1;
+            } else if c == q {
+                in_str = None;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'#' {
+            break;
+        }
+        if c == b'\'' || c == b'"' {
+            in_str = Some(c);
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let after_dot = line[..start].trim_end().ends_with('.');
+            let word = &line[start..i];
+            if !after_dot && !out.iter().any(|w| w == word) {
+                out.push(word.to_string());
+            }
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+fn quoted(msg: &str) -> Option<String> {
+    let start = msg.find('\'')? + 1;
+    let end = start + msg[start..].find('\'')?;
+    Some(msg[start..end].to_string())
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum KeyLit {
+    Str(String),
+    Int(i64),
+}
+
+fn parse_literal_key(repr: &str) -> Option<KeyLit> {
+    let r = repr.trim();
+    if let Ok(i) = r.parse::<i64>() {
+        return Some(KeyLit::Int(i));
+    }
+    let q = r.chars().next()?;
+    if (q == '\'' || q == '"') && r.ends_with(q) && r.len() >= 2 {
+        return Some(KeyLit::Str(r[1..r.len() - 1].replace("\\'", "'")));
+    }
+    None
+}
+
+fn add_key(b: &mut Binding, key: &KeyLit) -> bool {
+    let Candidate::Value(v) = b.current_mut() else { return false };
+    let k = match key {
+        KeyLit::Str(s) => Value::Str(s.clone()),
+        KeyLit::Int(i) => Value::Int(*i),
+    };
+    match v {
+        Value::Dict(items) if !items.iter().any(|(x, _)| *x == k) => {
+            let sample = items.first().map(|(_, v)| v.clone()).unwrap_or(Value::Int(1));
+            items.push((k, sample));
+            true
+        }
+        Value::Expr { code, .. } if code.starts_with("pd.DataFrame({") => {
+            if let KeyLit::Str(s) = key {
+                let col = format!("{}: [1, 2, 3], ", super::value::py_str(s));
+                *code = code.replacen("pd.DataFrame({", &format!("pd.DataFrame({{{col}"), 1);
+                return true;
+            }
+            false
+        }
+        _ => false,
+    }
+}
+
+fn add_member(b: &mut Binding, attr: &str, called: bool) -> bool {
+    let Candidate::Value(v) = b.current_mut() else { return false };
+    let member = if called { Value::Function { returns: Box::new(Value::None), is_async: false } } else { Value::Str(attr.to_string()) };
+    match v {
+        Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } => {
+            if attrs.iter().chain(methods.iter()).any(|(n, _)| n == attr) {
+                return false;
+            }
+            if called { methods.push((attr.to_string(), member)) } else { attrs.push((attr.to_string(), member)) }
+            true
+        }
+        other if !matches!(other, Value::Anything | Value::Function { .. }) => {
+            // A builtin value lacks the attribute: an object of its own that has it.
+            let class = camel(&b.name);
+            let (attrs, methods) = if called { (vec![], vec![(attr.to_string(), member)]) } else { (vec![(attr.to_string(), member)], vec![]) };
+            b.candidates.push(Candidate::Value(Value::Object { class, attrs, methods }));
+            b.choice = b.candidates.len() - 1;
+            true
+        }
+        _ => false,
+    }
+}
+
+fn grow(b: &mut Binding) -> bool {
+    let Candidate::Value(Value::List(items)) = b.current_mut() else { return false };
+    if items.len() >= 10 {
+        return false;
+    }
+    let first = items.first().cloned().unwrap_or(Value::Int(1));
+    while items.len() < 10 {
+        items.push(first.clone());
+    }
+    true
+}
+
+/// Which binding's definition contains program line `pl`.
+fn defining_binding(attempt: &Attempt, pl: u32) -> Option<String> {
+    let prefix_lines = attempt.program.prefix.lines().count() as u32;
+    if pl > prefix_lines {
+        return None;
+    }
+    let text = attempt.program.prefix.lines().nth(pl as usize - 1)?;
+    let word = identifiers(text).into_iter().find(|w| attempt.prefix.binding(w).is_some());
+    word.or_else(|| {
+        attempt.program.prefix.lines().take(pl as usize).collect::<Vec<_>>().iter().rev().find_map(|l| {
+            let head = l.strip_prefix("def ").or_else(|| l.strip_prefix("class ")).or_else(|| l.split_once(" = ").map(|(n, _)| n))?;
+            let n: String = head.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            attempt.prefix.binding(&n).map(|_| n)
+        })
+    })
+}
+
+/// Other values of a binding that may take a branch the other way.
+fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
+    let mut lits: Vec<Literal> = Vec::new();
+    for tok in condition.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-' || c == '\'' || c == '"' || c == '_')) {
+        if let Ok(i) = tok.parse::<i64>() {
+            lits.push(Literal::Int(i));
+        } else if tok.len() >= 2 && (tok.starts_with('\'') && tok.ends_with('\'') || tok.starts_with('"') && tok.ends_with('"')) {
+            lits.push(Literal::Str(tok[1..tok.len() - 1].to_string()));
+        }
+    }
+    let Some(v) = b.value() else { return Vec::new() };
+    let mut alts = match v {
+        Value::Int(n) => {
+            let mut a = vec![Value::Int(0), Value::Int(-1), Value::Int(n + 100)];
+            for l in &lits {
+                if let Literal::Int(i) = l {
+                    a.extend([Value::Int(*i), Value::Int(i + 1), Value::Int(i - 1)]);
+                }
+            }
+            a
+        }
+        Value::Float(f) => vec![Value::Float(0.0), Value::Float(-f), Value::Float(f * 100.0)],
+        Value::Bool(x) => vec![Value::Bool(!x)],
+        Value::Str(_) => {
+            let mut a = vec![Value::Str(String::new())];
+            a.extend(lits.iter().filter_map(|l| if let Literal::Str(s) = l { Some(Value::Str(s.clone())) } else { None }));
+            a.push(Value::Str("42".into()));
+            a
+        }
+        Value::List(_) => vec![Value::List(vec![])],
+        Value::Dict(_) => vec![Value::Dict(vec![])],
+        Value::None => vec![Value::Int(1)],
+        _ => vec![Value::None],
+    };
+    alts.retain(|a| a != v);
+    alts.dedup();
+    alts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_skip_attributes_strings_and_comments() {
+        assert_eq!(identifiers("x = obj.attr + y['k'] # z"), vec!["x", "obj", "y"]);
+    }
+
+    #[test]
+    fn key_reprs_parse() {
+        assert_eq!(parse_literal_key("'a'"), Some(KeyLit::Str("a".into())));
+        assert_eq!(parse_literal_key("3"), Some(KeyLit::Int(3)));
+        assert_eq!(parse_literal_key("(1, 2)"), None);
+    }
+
+    #[test]
+    fn missing_keys_and_members_are_added() {
+        let mut b = Binding::new("d", vec![Candidate::Value(Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]))]);
+        assert!(add_key(&mut b, &KeyLit::Str("b".into())));
+        assert_eq!(b.value().unwrap().expr(), "{'a': 1, 'b': 1}");
+        let mut o = Binding::new("user", vec![Candidate::Value(Value::Int(3))]);
+        assert!(add_member(&mut o, "save", true));
+        assert!(matches!(o.value(), Some(Value::Object { class, methods, .. }) if class == "User" && methods[0].0 == "save"));
+    }
+
+    #[test]
+    fn branch_alternatives_use_the_condition_literals() {
+        let b = Binding::new("n", vec![Candidate::Value(Value::Int(3))]);
+        let alts = alternatives(&b, "n > 10");
+        assert!(alts.contains(&Value::Int(11)) && alts.contains(&Value::Int(0)));
+    }
+}

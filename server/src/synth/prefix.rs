@@ -1,0 +1,196 @@
+//! The prefix under construction: imports, bound names with ranked
+//! candidate values, and the resource files the program needs.
+
+use super::value::{Value, ANYTHING_DEF};
+use crate::exec::Resource;
+use serde::Serialize;
+
+/// One way to define a name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Candidate {
+    /// An import statement that binds the name.
+    Import(String),
+    Value(Value),
+}
+
+impl Candidate {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Candidate::Import(_) => "import",
+            Candidate::Value(v) => v.kind(),
+        }
+    }
+    pub fn is_stub(&self) -> bool {
+        matches!(self, Candidate::Value(v) if v.is_stub() || matches!(v, Value::Anything))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Binding {
+    pub name: String,
+    pub candidates: Vec<Candidate>,
+    pub choice: usize,
+}
+
+impl Binding {
+    pub fn new(name: impl Into<String>, candidates: Vec<Candidate>) -> Self {
+        Binding { name: name.into(), candidates, choice: 0 }
+    }
+    pub fn current(&self) -> &Candidate {
+        &self.candidates[self.choice.min(self.candidates.len() - 1)]
+    }
+    pub fn current_mut(&mut self) -> &mut Candidate {
+        let i = self.choice.min(self.candidates.len() - 1);
+        &mut self.candidates[i]
+    }
+    pub fn value(&self) -> Option<&Value> {
+        match self.current() {
+            Candidate::Value(v) => Some(v),
+            Candidate::Import(_) => None,
+        }
+    }
+}
+
+/// What `names[]` in the report says about one defined name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NameInfo {
+    pub name: String,
+    pub kind: String,
+    pub stub: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Prefix {
+    /// Imports the fragment forgot (module aliases, bare library names).
+    pub bindings: Vec<Binding>,
+    /// Extra imports not tied to a name (needed by values).
+    pub resources: Vec<Resource>,
+    /// Statements run after the fragment (calls of functions it defines).
+    pub driver: Vec<String>,
+    /// Parameters of the wrapper function (names read before assignment in a body).
+    pub wrapper_params: Vec<String>,
+}
+
+impl Prefix {
+    pub fn binding(&self, name: &str) -> Option<&Binding> {
+        self.bindings.iter().find(|b| b.name == name)
+    }
+    pub fn binding_mut(&mut self, name: &str) -> Option<&mut Binding> {
+        self.bindings.iter_mut().find(|b| b.name == name)
+    }
+    pub fn add_resource(&mut self, r: Resource) {
+        match self.resources.iter_mut().find(|x| x.path == r.path) {
+            Some(x) => *x = r,
+            None => self.resources.push(r),
+        }
+    }
+
+    /// Readable Python: imports first (plain, then `from`), the placeholder
+    /// class if any value needs it, then definitions in binding order.
+    pub fn render(&self) -> String {
+        let mut imports: Vec<String> = Vec::new();
+        let mut defs: Vec<String> = Vec::new();
+        let mut anything = false;
+        for b in &self.bindings {
+            match b.current() {
+                Candidate::Import(stmt) => imports.push(stmt.clone()),
+                Candidate::Value(v) => {
+                    v.imports(&mut imports);
+                    anything |= v.uses_anything();
+                    defs.push(v.definition(&b.name));
+                }
+            }
+        }
+        imports.sort_by_key(|i| (i.starts_with("from "), i.clone()));
+        imports.dedup();
+        let mut out = String::new();
+        if !imports.is_empty() {
+            out.push_str(&imports.join("\n"));
+            out.push('\n');
+        }
+        let mut blocks: Vec<String> = Vec::new();
+        if anything {
+            blocks.push(ANYTHING_DEF.to_string());
+        }
+        // Multi-line definitions get blank lines around them, as PEP 8 asks.
+        let mut simple: Vec<String> = Vec::new();
+        for d in defs {
+            if d.contains('\n') {
+                if !simple.is_empty() {
+                    blocks.push(simple.join("\n"));
+                    simple.clear();
+                }
+                blocks.push(d);
+            } else {
+                simple.push(d);
+            }
+        }
+        if !simple.is_empty() {
+            blocks.push(simple.join("\n"));
+        }
+        if !blocks.is_empty() {
+            if !out.is_empty() {
+                out.push_str("\n\n");
+            }
+            out.push_str(&blocks.join("\n\n\n"));
+            out.push('\n');
+        }
+        out
+    }
+
+    pub fn suffix(&self) -> String {
+        if self.driver.is_empty() { String::new() } else { self.driver.join("\n") + "\n" }
+    }
+
+    pub fn names(&self) -> Vec<NameInfo> {
+        self.bindings
+            .iter()
+            .map(|b| NameInfo { name: b.name.clone(), kind: b.current().kind().to_string(), stub: b.current().is_stub() })
+            .collect()
+    }
+
+    /// Imports this prefix makes (for the environment and warm preloading).
+    pub fn imported_modules(&self) -> Vec<String> {
+        let mut stmts = Vec::new();
+        for b in &self.bindings {
+            match b.current() {
+                Candidate::Import(s) => stmts.push(s.clone()),
+                Candidate::Value(v) => v.imports(&mut stmts),
+            }
+        }
+        stmts.iter().filter_map(|s| module_of_import(s)).collect()
+    }
+}
+
+/// `import a.b as c` -> `a.b`; `from a import b` -> `a`.
+pub fn module_of_import(stmt: &str) -> Option<String> {
+    let mut words = stmt.split_whitespace();
+    match words.next()? {
+        "import" | "from" => words.next().map(|m| m.trim_end_matches(',').to_string()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_imports_then_definitions() {
+        let mut p = Prefix::default();
+        p.bindings.push(Binding::new("np", vec![Candidate::Import("import numpy as np".into())]));
+        p.bindings.push(Binding::new("items", vec![Candidate::Value(Value::List(vec![Value::Int(1), Value::Int(2)]))]));
+        p.bindings.push(Binding::new(
+            "helper",
+            vec![Candidate::Value(Value::Function { returns: Box::new(Value::Anything), is_async: false })],
+        ));
+        p.bindings.push(Binding::new("when", vec![Candidate::Value(Value::Expr { code: "datetime.date(2024, 1, 15)".into(), imports: vec!["import datetime".into()] })]));
+        let text = p.render();
+        assert!(text.starts_with("import datetime\nimport numpy as np\n\n\nclass _Anything:"), "{text}");
+        assert!(text.contains("items = [1, 2]\n\n\ndef helper(*args, **kwargs):\n    return _Anything()\n\n\nwhen = datetime.date(2024, 1, 15)\n"), "{text}");
+        let names = p.names();
+        assert_eq!(names[0], NameInfo { name: "np".into(), kind: "import".into(), stub: false });
+        assert!(names[2].stub);
+        assert_eq!(p.imported_modules(), vec!["numpy".to_string(), "datetime".to_string()]);
+    }
+}

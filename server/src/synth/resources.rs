@@ -1,0 +1,100 @@
+//! Content for the files a fragment reads, chosen by how it reads them. Pure.
+
+use crate::exec::Resource;
+
+/// A file at `path` suited to being read with `how` (`open`, `read_csv`, `imread`, ...).
+pub fn resource_for(path: &str, how: &str) -> Option<Resource> {
+    let clean = path.trim_start_matches("./");
+    if clean.is_empty() || clean.starts_with('/') || clean.split('/').any(|p| p == "..") || clean.contains('~') {
+        return None;
+    }
+    let ext = clean.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
+    let content: Vec<u8> = match (how, ext.as_str()) {
+        ("listdir" | "walk" | "scandir" | "glob", _) if ext.is_empty() => {
+            return Some(Resource { path: format!("{clean}/example.txt"), content: b"first line\nsecond line\n".to_vec() })
+        }
+        (_, "csv") => b"id,name,value\n1,apple,3.5\n2,banana,1.25\n3,cherry,7.0\n".to_vec(),
+        (_, "tsv") => b"id\tname\tvalue\n1\tapple\t3.5\n2\tbanana\t1.25\n3\tcherry\t7.0\n".to_vec(),
+        (_, "json") => b"{\"name\": \"Ada\", \"id\": 1, \"items\": [1, 2, 3], \"data\": {\"key\": \"value\"}}\n".to_vec(),
+        (_, "yaml" | "yml") => b"name: Ada\nid: 1\nitems:\n  - 1\n  - 2\n".to_vec(),
+        (_, "xml") => b"<?xml version=\"1.0\"?>\n<root>\n  <item id=\"1\">apple</item>\n  <item id=\"2\">banana</item>\n</root>\n".to_vec(),
+        (_, "html" | "htm") => b"<html><head><title>Example</title></head><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>\n".to_vec(),
+        (_, "png" | "jpg" | "jpeg" | "gif" | "bmp" | "tif" | "tiff") => png(4, 4),
+        (_, "py") => b"# Module created so that the import works.\n".to_vec(),
+        (_, "ini" | "cfg" | "conf") => b"[DEFAULT]\nname = Ada\n\n[section]\nkey = value\n".to_vec(),
+        (_, "npy" | "pkl" | "pickle" | "parquet" | "xlsx" | "xls" | "h5" | "db" | "sqlite" | "sqlite3" | "zip" | "gz") => return None,
+        _ => b"first line\nsecond line\nthird line\n".to_vec(),
+    };
+    Some(Resource { path: clean.to_string(), content })
+}
+
+/// A valid RGB PNG of the given size (stored, uncompressed deflate).
+pub fn png(w: u32, h: u32) -> Vec<u8> {
+    let mut raw = Vec::new();
+    for y in 0..h {
+        raw.push(0u8);
+        for x in 0..w {
+            raw.extend([(x * 60) as u8, (y * 60) as u8, 128]);
+        }
+    }
+    let mut z = vec![0x78, 0x01, 1];
+    let len = raw.len() as u16;
+    z.extend(len.to_le_bytes());
+    z.extend((!len).to_le_bytes());
+    z.extend(&raw);
+    z.extend(adler32(&raw).to_be_bytes());
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut ihdr = Vec::new();
+    ihdr.extend(w.to_be_bytes());
+    ihdr.extend(h.to_be_bytes());
+    ihdr.extend([8, 2, 0, 0, 0]);
+    for (kind, data) in [(&b"IHDR"[..], ihdr), (b"IDAT", z), (b"IEND", vec![])] {
+        out.extend((data.len() as u32).to_be_bytes());
+        let mut chunk = kind.to_vec();
+        chunk.extend(&data);
+        out.extend(&chunk);
+        out.extend(crc32(&chunk).to_be_bytes());
+    }
+    out
+}
+
+fn adler32(d: &[u8]) -> u32 {
+    let (mut a, mut b) = (1u32, 0u32);
+    for &x in d {
+        a = (a + x as u32) % 65521;
+        b = (b + a) % 65521;
+    }
+    (b << 16) | a
+}
+
+fn crc32(d: &[u8]) -> u32 {
+    let mut c = 0xffff_ffffu32;
+    for &x in d {
+        c ^= x as u32;
+        for _ in 0..8 {
+            c = if c & 1 != 0 { 0xedb8_8320 ^ (c >> 1) } else { c >> 1 };
+        }
+    }
+    !c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_follows_the_extension_and_paths_stay_inside() {
+        assert!(resource_for("data.csv", "read_csv").unwrap().content.starts_with(b"id,name,value\n"));
+        assert!(resource_for("/etc/passwd", "open").is_none());
+        assert!(resource_for("../x.txt", "open").is_none());
+        assert_eq!(resource_for("images", "listdir").unwrap().path, "images/example.txt");
+        assert_eq!(&resource_for("a.jpg", "imread").unwrap().content[..4], b"\x89PNG");
+    }
+
+    #[test]
+    fn png_checksums_are_right() {
+        // Known CRC of the IEND chunk type.
+        assert_eq!(crc32(b"IEND"), 0xae42_6082);
+        assert_eq!(adler32(b"Wikipedia"), 0x11e6_0398);
+    }
+}

@@ -1,0 +1,97 @@
+//! The loop shared by every proposer: exploration (refine until the run
+//! stops improving, pruning attempts that lost coverage) and evolution
+//! (variants that reach branches still uncovered, kept when they add
+//! coverage to the union).
+
+use super::session::{Attempt, Session};
+use super::Proposer;
+use crate::coverage::Coverage;
+use crate::exec::ExecError;
+use std::collections::HashSet;
+
+#[derive(Debug)]
+pub struct SearchResult {
+    /// The best single prefix.
+    pub best: Attempt,
+    /// Variants kept because each adds statements to the union.
+    pub variants: Vec<Attempt>,
+    pub union: Coverage,
+    /// Coverage after each exploration round (for progress reports).
+    pub rounds: Vec<f64>,
+}
+
+/// Progress events for a caller that shows them (the language server).
+pub trait Progress {
+    fn exploring(&self, _round: usize, _coverage: f64) {}
+    fn evolving(&self, _variant: usize, _coverage: f64) {}
+    fn cancelled(&self) -> bool {
+        false
+    }
+}
+
+pub struct NoProgress;
+impl Progress for NoProgress {}
+
+pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Progress) -> Result<SearchResult, ExecError> {
+    let first = proposer.initial(&session.ctx);
+    let mut current = match session.attempt(first)? {
+        Some(a) => a,
+        None => unreachable!("the first attempt always runs"),
+    };
+    let mut best = current.clone();
+    let mut rounds = vec![current.coverage.ratio];
+    let mut seen_failures: HashSet<String> = HashSet::from([current.signature()]);
+    progress.exploring(0, current.coverage.ratio);
+    // Exploration: greedy refinement with coverage-aware pruning.
+    while session.has_budget() && !progress.cancelled() && !(current.completed() && current.coverage.is_full()) {
+        let mut moved = false;
+        for proposal in proposer.refine(&session.ctx, &current) {
+            if !session.has_budget() || progress.cancelled() {
+                break;
+            }
+            let Some(next) = session.attempt(proposal)? else { continue };
+            let better = next.score() > current.score();
+            let new_failure = next.score() == current.score() && seen_failures.insert(next.signature());
+            if better || new_failure {
+                current = next;
+                moved = true;
+                break;
+            }
+        }
+        if current.score() > best.score() {
+            best = current.clone();
+        }
+        rounds.push(current.coverage.ratio);
+        progress.exploring(rounds.len() - 1, best.coverage.ratio);
+        if !moved {
+            break;
+        }
+    }
+    // Evolution: variants that cover what the best prefix did not.
+    let mut variants: Vec<Attempt> = Vec::new();
+    let mut union = best.coverage.clone();
+    let executable = best.coverage.executable.clone();
+    if !union.is_full() && session.has_budget() {
+        let uncovered: Vec<u32> = executable.iter().copied().filter(|l| !union.covered.contains(l)).collect();
+        for proposal in proposer.variants(&session.ctx, &best, &uncovered) {
+            if !session.has_budget() || progress.cancelled() {
+                break;
+            }
+            let Some(v) = session.attempt(proposal)? else { continue };
+            if v.score() > best.score() {
+                best = v.clone();
+            }
+            let adds = v.coverage.covered.iter().any(|l| !union.covered.contains(l));
+            if adds {
+                union = Coverage::union(executable.clone(), [&union, &v.coverage]);
+                variants.push(v);
+                progress.evolving(variants.len(), union.ratio);
+            }
+            if union.is_full() {
+                break;
+            }
+        }
+    }
+    variants.retain(|v| v.prefix != best.prefix);
+    Ok(SearchResult { best, variants, union, rounds })
+}

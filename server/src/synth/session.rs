@@ -1,0 +1,120 @@
+//! One synthesis session: the fragment, its analysis, the executor and the
+//! budget, and the record of every attempt (the memory that keeps a prefix
+//! from being run twice).
+
+use super::prefix::Prefix;
+use crate::analysis::Analysis;
+use crate::coverage::{self, Coverage};
+use crate::exec::{ExecError, Executor, RunOutcome, RunRequest, RunStatus};
+use crate::program::{self, Program};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::time::{Duration, Instant};
+
+/// What the proposers may look at.
+pub struct Context<'a> {
+    pub fragment: &'a str,
+    pub analysis: &'a Analysis,
+    /// Top-level names of the interpreter's standard library.
+    pub stdlib: &'a BTreeSet<String>,
+}
+
+impl Context<'_> {
+    /// Text of fragment line `line` (1-based).
+    pub fn line_text(&self, line: u32) -> &str {
+        self.fragment.lines().nth(line.saturating_sub(1) as usize).unwrap_or("")
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    pub prefix: Prefix,
+    pub program: Program,
+    pub outcome: RunOutcome,
+    pub coverage: Coverage,
+}
+
+impl Attempt {
+    pub fn completed(&self) -> bool {
+        self.outcome.status == RunStatus::Completed
+    }
+    /// How good it is: statements covered first, then finishing.
+    pub fn score(&self) -> (usize, bool) {
+        (self.coverage.covered.len(), self.completed())
+    }
+    /// What stopped it, to tell a new failure from the same one.
+    pub fn signature(&self) -> String {
+        match &self.outcome.exception {
+            Some(e) => format!("{}:{:?}:{}", e.type_name, e.line, e.message),
+            None => format!("{:?}", self.outcome.status),
+        }
+    }
+    /// Fragment line where it stopped, if the exception was raised there.
+    pub fn failing_line(&self) -> Option<u32> {
+        self.outcome.exception.as_ref()?.line.and_then(|l| self.program.fragment_line(l))
+    }
+}
+
+pub struct Session<'a> {
+    pub ctx: Context<'a>,
+    executor: &'a dyn Executor,
+    deadline: Instant,
+    run_timeout: Duration,
+    max_runs: usize,
+    pub executions: usize,
+    tried: HashSet<String>,
+}
+
+impl<'a> Session<'a> {
+    pub fn new(ctx: Context<'a>, executor: &'a dyn Executor, budget: Duration, max_runs: usize) -> Self {
+        let run_timeout = (budget / 3).clamp(Duration::from_secs(1), Duration::from_secs(10));
+        Session { ctx, executor, deadline: Instant::now() + budget, run_timeout, max_runs, executions: 0, tried: HashSet::new() }
+    }
+
+    pub fn has_budget(&self) -> bool {
+        self.executions < self.max_runs && Instant::now() < self.deadline
+    }
+
+    pub fn build(&self, prefix: &Prefix) -> Program {
+        program::assemble(self.ctx.fragment, self.ctx.analysis, &prefix.render(), &prefix.suffix(), &prefix.wrapper_params)
+    }
+
+    /// Run a prefix unless an identical program already ran (`Ok(None)`).
+    pub fn attempt(&mut self, prefix: Prefix) -> Result<Option<Attempt>, ExecError> {
+        let program = self.build(&prefix);
+        let key = format!("{}\u{0}{:?}", program.text, prefix.resources);
+        if !self.tried.insert(key) || !self.has_budget() {
+            return Ok(None);
+        }
+        let remaining = self.deadline.saturating_duration_since(Instant::now());
+        let request = RunRequest {
+            program: program.text.clone(),
+            probes: self.probes(&program),
+            resources: prefix.resources.clone(),
+            preload: preload_modules(self.ctx.analysis, &prefix),
+            timeout: self.run_timeout.min(remaining.max(Duration::from_millis(500))),
+        };
+        self.executions += 1;
+        let outcome = self.executor.run(&request)?;
+        let trace = coverage::fragment_trace(&program, &outcome);
+        let coverage = coverage::measure(&self.ctx.analysis.statements, &trace);
+        Ok(Some(Attempt { prefix, program, outcome, coverage }))
+    }
+
+    fn probes(&self, program: &Program) -> BTreeMap<u32, Vec<String>> {
+        self.ctx
+            .analysis
+            .assigned
+            .iter()
+            .filter_map(|(line, names)| Some((program.program_line(*line)?, names.clone())))
+            .collect()
+    }
+}
+
+/// Modules worth importing in a warm worker before the run forks.
+fn preload_modules(analysis: &Analysis, prefix: &Prefix) -> Vec<String> {
+    let mut m: Vec<String> = analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()).map(|i| i.module.clone()).collect();
+    m.extend(prefix.imported_modules());
+    m.sort();
+    m.dedup();
+    m
+}

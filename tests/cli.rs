@@ -1,0 +1,247 @@
+//! End-to-end tests of the `runnable` binary: the JSON contract, agreement
+//! with the independent scorer, and every kind of bad input.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_runnable"))
+}
+
+fn cache_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("runnable-cache")
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// Write a fragment to a temp file and run `fix --json` on it.
+fn fix_source(src: &str, extra: &[&str]) -> (Output, Option<Value>, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fragment.py");
+    std::fs::write(&path, src).unwrap();
+    let (out, json) = fix_file(&path, extra);
+    (out, json, dir)
+}
+
+fn fix_file(path: &Path, extra: &[&str]) -> (Output, Option<Value>) {
+    let out = bin()
+        .arg("fix")
+        .arg(path)
+        .arg("--json")
+        .arg("--cache-dir")
+        .arg(cache_dir())
+        .args(extra)
+        .output()
+        .expect("runnable runs");
+    let json = serde_json::from_slice(&out.stdout).ok();
+    (out, json)
+}
+
+/// What `shared/bench/measure.py` says of a result, when the scorer is there.
+fn measure(fragment: &Path, result: &Value) -> Option<Value> {
+    let script = repo().parent()?.join("shared/bench/measure.py");
+    if !script.exists() {
+        eprintln!("note: {} not found, skipping the independent check", script.display());
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let res = dir.path().join("result.json");
+    std::fs::write(&res, result.to_string()).unwrap();
+    let out = Command::new("python3").arg(script).arg(fragment).arg(&res).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.lines().last()?).ok()
+}
+
+const FIELDS: &[&str] =
+    &["program", "prefix", "suffix", "fragment_lines", "resources", "python", "packages", "coverage", "status", "error", "names", "stats"];
+
+fn assert_contract(j: &Value) {
+    for f in FIELDS {
+        assert!(j.get(*f).is_some(), "field {f} missing in {j}");
+    }
+    let cov = &j["coverage"];
+    let executable = cov["executable"].as_array().unwrap().len();
+    let covered = cov["covered"].as_array().unwrap().len();
+    let ratio = cov["ratio"].as_f64().unwrap();
+    if executable > 0 {
+        assert!((ratio - covered as f64 / executable as f64).abs() < 1e-9);
+    }
+    assert_eq!(j["stats"]["llm_calls"], 0);
+    for n in j["names"].as_array().unwrap() {
+        assert!(n["name"].is_string() && n["kind"].is_string() && n["stub"].is_boolean(), "{n}");
+    }
+}
+
+#[test]
+fn fixes_a_fragment_and_agrees_with_the_independent_scorer() {
+    let path = repo().join("examples/word_count.py");
+    let (out, json) = fix_file(&path, &[]);
+    let j = json.unwrap_or_else(|| panic!("no JSON: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_contract(&j);
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["coverage"]["ratio"], 1.0, "{j}");
+    assert!(j["prefix"].as_str().unwrap().contains("from collections import Counter"), "{}", j["prefix"]);
+    assert!(j["names"].as_array().unwrap().iter().all(|n| n["stub"] == false), "{}", j["names"]);
+    assert_eq!(out.status.code(), Some(0));
+    if let Some(m) = measure(&path, &j) {
+        assert_eq!(m["ok"], true, "{m}");
+        assert_eq!(m["covered"].as_u64().unwrap() as usize, j["coverage"]["covered"].as_array().unwrap().len(), "{m}");
+    }
+}
+
+#[test]
+fn function_bodies_are_wrapped_and_driven() {
+    let path = repo().join("examples/config_body.py");
+    let (_, json) = fix_file(&path, &[]);
+    let j = json.unwrap();
+    assert_contract(&j);
+    assert!(j["program"].as_str().unwrap().contains("def __runnable_fragment("), "{}", j["program"]);
+    assert!(j["suffix"].as_str().unwrap().contains("__runnable_fragment("));
+    assert_eq!(j["status"], "completed", "{j}");
+    if let Some(m) = measure(&path, &j) {
+        assert_eq!(m["covered"].as_u64().unwrap() as usize, j["coverage"]["covered"].as_array().unwrap().len(), "{m}");
+    }
+}
+
+#[test]
+fn a_fragment_that_does_not_parse_is_reported_with_its_position() {
+    let (out, json, _d) = fix_source("x = 1\nif x >:\n    pass\n", &[]);
+    assert_eq!(out.status.code(), Some(4));
+    let j = json.unwrap();
+    assert_eq!(j["status"], "syntax-error");
+    assert_eq!(j["error"]["line"], 2, "{j}");
+    assert!(!j["syntax_errors"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn a_missing_interpreter_is_a_clear_error() {
+    let (out, json, _d) = fix_source("print(1)\n", &["--python", "/nonexistent/python3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(json.is_none());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/python3"), "{err}");
+}
+
+#[test]
+fn an_unknown_package_is_reported_not_installed() {
+    let (_, json, _d) = fix_source("import runnable_surely_not_a_package_xyz\nprint(1)\n", &["--install"]);
+    let j = json.unwrap();
+    let unknown = j["unknown_imports"].as_array().unwrap();
+    assert!(unknown.iter().any(|u| u == "runnable_surely_not_a_package_xyz"), "{j}");
+    assert!(j["packages"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn an_infinite_loop_times_out_within_the_budget() {
+    let t = Instant::now();
+    let (out, json, _d) = fix_source("n = 0\nwhile True:\n    n += 1\n", &["--budget-seconds", "4"]);
+    let j = json.unwrap();
+    assert_eq!(j["status"], "timeout", "{j}");
+    assert_eq!(out.status.code(), Some(3));
+    // The loop's lines ran even though it never ended.
+    assert!(j["coverage"]["covered"].as_array().unwrap().contains(&Value::from(1)));
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+}
+
+#[test]
+fn a_fork_bomb_is_stopped_by_a_limit() {
+    let t = Instant::now();
+    let (_, json, _d) = fix_source("import os\nwhile True:\n    os.fork()\n", &["--budget-seconds", "4"]);
+    let j = json.unwrap();
+    assert!(["limit", "timeout"].contains(&j["status"].as_str().unwrap()), "{j}");
+    assert!(t.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn a_memory_hog_is_stopped_by_a_limit() {
+    let (_, json, _d) = fix_source("blocks = []\nwhile True:\n    blocks.append(bytearray(50_000_000))\n", &["--budget-seconds", "6"]);
+    let j = json.unwrap();
+    assert_eq!(j["status"], "limit", "{j}");
+}
+
+#[test]
+fn huge_output_is_cut_off() {
+    let t = Instant::now();
+    let (_, json, _d) = fix_source("while True:\n    print('x' * 100000)\n", &["--budget-seconds", "4"]);
+    let j = json.unwrap();
+    assert!(["limit", "timeout"].contains(&j["status"].as_str().unwrap()), "{j}");
+    assert!(j.to_string().len() < 1_000_000, "the report stays small");
+    assert!(t.elapsed() < Duration::from_secs(30));
+}
+
+#[test]
+fn writes_outside_the_scratch_directory_fail() {
+    let target = std::env::temp_dir().join(format!("runnable-escape-{}", std::process::id()));
+    let src = format!("with open({:?}, 'w') as f:\n    f.write('escaped')\n", target.display().to_string());
+    let (_, json, _d) = fix_source(&src, &["--budget-seconds", "4"]);
+    let j = json.unwrap();
+    assert_ne!(j["status"], "completed", "{j}");
+    assert!(!target.exists(), "the fragment wrote {}", target.display());
+}
+
+#[test]
+fn fixture_classes_reach_full_coverage() {
+    // Each fixture reproduces one failure class the synthesiser handles.
+    let dir = repo().join("tests/fixtures");
+    let mut failures = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "py") {
+            continue;
+        }
+        let (_, json) = fix_file(&path, &[]);
+        let Some(j) = json else {
+            failures.push(format!("{}: no JSON", path.display()));
+            continue;
+        };
+        assert_contract(&j);
+        if j["status"] != "completed" || j["coverage"]["ratio"] != 1.0 {
+            failures.push(format!("{}: {} {} {}\n{}", path.display(), j["status"], j["coverage"]["ratio"], j["error"], j["prefix"].as_str().unwrap_or("")));
+        }
+        if let Some(m) = measure(&path, &j) {
+            if m["covered"].as_u64().map(|c| c as usize) != Some(j["coverage"]["covered"].as_array().unwrap().len()) {
+                failures.push(format!("{}: scorer disagrees: {m}", path.display()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn bench_writes_a_row_per_file_and_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.py"), "x = 1\nprint(x)\n").unwrap();
+    std::fs::write(dir.path().join("b.py"), "print(undefined_thing.upper())\n").unwrap();
+    let csv = dir.path().join("out.csv");
+    let out = bin()
+        .args(["bench"])
+        .arg(dir.path())
+        .args(["-j", "2", "--out"])
+        .arg(&csv)
+        .arg("--cache-dir")
+        .arg(cache_dir())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("mean coverage 1.000"), "{stdout}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("file,executable,covered,ratio"));
+    assert_eq!(lines.count(), 2);
+}
+
+#[test]
+fn evolution_covers_the_other_branch_with_a_variant() {
+    let path = repo().join("tests/fixtures/branches/threshold.py");
+    let (_, json) = fix_file(&path, &[]);
+    let j = json.unwrap();
+    assert_contract(&j);
+    assert!(j["coverage"]["ratio"].as_f64().unwrap() < 1.0, "one prefix takes one branch: {j}");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    assert!(!j["variants"].as_array().unwrap().is_empty());
+}
