@@ -11,6 +11,10 @@ pub struct Analysis {
     pub syntax_errors: Vec<SyntaxIssue>,
     /// Whether the fragment has to be wrapped in a function to run.
     pub wrap: Wrap,
+    /// Width in bytes of the indentation shared by all non-blank lines
+    /// (`textwrap.dedent` semantics). The analysis runs on the dedented text;
+    /// lines are unchanged and columns point into the original text.
+    pub common_indent: usize,
     /// The statements counted by the Treefix/LExecutor coverage metric,
     /// sorted by line (one entry per line that starts a counted statement).
     pub statements: Vec<Statement>,
@@ -19,6 +23,14 @@ pub struct Analysis {
     /// Names read but never bound anywhere in the fragment and not builtins,
     /// in order of first use. `self`/`cls` in a body are free names too.
     pub free_names: Vec<FreeName>,
+    /// Names bound somewhere in the fragment (so not free) whose first read
+    /// in straight-line top-level code (not inside a def or lambda; class
+    /// bodies and comprehensions count) comes before their first top-level
+    /// binding (`print(x)` on line 1, `x = 1` on line 5; `total += 1` with no
+    /// earlier `total = ...`), so they are often undefined at runtime.
+    /// Builtins are excluded. `first_line` is that first top-level read; the
+    /// usage covers the whole fragment.
+    pub used_before_bound: Vec<FreeName>,
     /// Every name bound anywhere in the fragment (assignment, def, class,
     /// import, for/with/except targets, comprehension variables excluded).
     pub bound_names: BTreeSet<String>,

@@ -10,11 +10,23 @@
 //! [`analyze`]; columns are 0-based UTF-8 byte offsets within the line.
 
 mod facts;
+mod literal;
+mod parse;
+mod statements;
+
 pub use facts::*;
 
 /// Analyse a fragment. Never fails: syntax errors are reported in
 /// [`Analysis::syntax_errors`] and the rest is computed on a best-effort basis.
 pub fn analyze(source: &str) -> Analysis {
-    let _ = source;
-    todo!("implemented in analysis::* submodules")
+    let (text, common_indent) = parse::dedent(source);
+    let tree = parse::parse(&text);
+    let root = tree.root_node();
+    Analysis {
+        syntax_errors: parse::syntax_errors(&tree, &text, common_indent),
+        wrap: parse::wrap(&tree),
+        common_indent,
+        statements: statements::statement_table(root, &text),
+        ..Analysis::default()
+    }
 }
