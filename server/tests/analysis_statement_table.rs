@@ -48,7 +48,7 @@ fn fragments(bench: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
-fn statement_table_matches_measure_py() {
+fn analysis_statement_table_matches_measure_py() {
     let bench = bench_dir();
     if !bench.join("measure.py").is_file() {
         eprintln!("note: {} not found; skipping the statement-table comparison", bench.display());

@@ -45,7 +45,7 @@ pub struct Analysis {
     /// Classes defined at top level with their methods.
     pub classes: Vec<ClassDef>,
     /// Lines of `if`/`elif`/`while` conditions and the free names they read
-    /// (for evolution: which names feed which branches).
+    /// (for evolution: which names feed which branches), in source order.
     pub branches: Vec<Branch>,
 }
 
@@ -117,6 +117,8 @@ pub struct Usage {
     pub subscripts: Vec<(Key, Usage)>,
     /// Subscript assignment targets `x[k] = v` (keys written).
     pub subscript_writes: Vec<Key>,
+    /// Attributes assigned (`x.a = v`, `x.a += 1`).
+    pub attr_writes: BTreeSet<String>,
     /// Iterated (`for`, comprehension, `list(x)`, `*x`); usage of an element.
     pub element: Option<Box<Usage>>,
     pub iterated: bool,
@@ -125,9 +127,15 @@ pub struct Usage {
     /// Usage of each unpacked item, index-aligned with the targets.
     pub unpacked_items: Vec<Usage>,
     /// Comparisons and arithmetic with literals: (operator text, literal).
+    /// Comparisons read from this value's side (`0 < x` records `>`);
+    /// `x in [1, 2]` records `in` with the display as `Literal::Other`.
+    /// Augmented assignment records the bare operator (`x += 1` -> `+`).
     pub compared: Vec<(String, Literal)>,
     pub arithmetic: Vec<(String, Literal)>,
-    /// Arithmetic/comparison with non-literal operands (operator text).
+    /// Arithmetic/comparison with non-literal operands (operator text, from
+    /// this value's side: `y < x` records `>` on `x`), `unary -` etc. for
+    /// unary operators, and `in`/`not in` for membership tests with a
+    /// non-literal other side (as element or as container).
     pub operators: BTreeSet<String>,
     /// Used as a condition (`if x`, `while x`, `not x`, `and`/`or` operand).
     pub truth_tested: bool,
@@ -224,7 +232,8 @@ pub struct ClassDef {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Branch {
     pub line: u32,
-    /// Free names read by the condition.
+    /// Free names (and `used_before_bound` names) read by the condition,
+    /// directly or through an alias (`for row in rows: if row > 0` -> `rows`).
     pub names: Vec<String>,
     /// The condition's source text.
     pub condition: String,

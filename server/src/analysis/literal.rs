@@ -2,7 +2,7 @@
 //! out of tree-sitter nodes, and node-text helpers shared by the passes.
 
 use super::facts::{Key, Literal};
-use tree_sitter::Node;
+use super::tree::Node;
 
 pub(crate) fn text<'s>(node: Node, src: &'s str) -> &'s str {
     &src[node.byte_range()]
@@ -14,8 +14,7 @@ pub(crate) fn line(node: Node) -> u32 {
 
 /// Named children without comments (comments are extras that can sit anywhere).
 pub(crate) fn named(node: Node) -> Vec<Node> {
-    let mut c = node.walk();
-    node.named_children(&mut c).filter(|n| n.kind() != "comment").collect()
+    node.named_children().filter(|n| n.kind() != "comment").collect()
 }
 
 /// Peel redundant parentheses: `((x))` -> `x`.
@@ -182,8 +181,7 @@ fn is_constant(node: Node, src: &str) -> bool {
 
 /// The key of a subscript node `x[...]`.
 pub(crate) fn subscript_key(subscript: Node, src: &str) -> Key {
-    let mut c = subscript.walk();
-    let keys: Vec<Node> = subscript.children_by_field_name("subscript", &mut c).collect();
+    let keys: Vec<Node> = subscript.children_by_field_name("subscript").collect();
     match keys.as_slice() {
         [k] if k.kind() == "slice" => Key::Slice,
         [k] => match literal(*k, src) {
@@ -203,8 +201,9 @@ mod tests {
     /// The literal of the expression statement `src`.
     fn lit(src: &str) -> Option<Literal> {
         let tree = parse(src);
-        let stmt = tree.root_node().named_child(0).unwrap();
-        literal(stmt.named_child(0).unwrap(), src)
+        let stmt = tree.root().named_children().next().unwrap();
+        let e = stmt.named_children().next().unwrap();
+        literal(e, src)
     }
 
     #[test]
@@ -241,8 +240,9 @@ mod tests {
 
     fn key(src: &str) -> Key {
         let tree = parse(src);
-        let stmt = tree.root_node().named_child(0).unwrap();
-        subscript_key(stmt.named_child(0).unwrap(), src)
+        let stmt = tree.root().named_children().next().unwrap();
+        let e = stmt.named_children().next().unwrap();
+        subscript_key(e, src)
     }
 
     #[test]

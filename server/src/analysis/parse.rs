@@ -2,7 +2,8 @@
 //! syntax errors and whether the fragment only runs inside a function.
 
 use super::facts::{SyntaxIssue, Wrap};
-use tree_sitter::{Node, Parser, Point, Tree};
+use super::tree::{language, Flat, Node};
+use tree_sitter::{Parser, Point};
 
 /// `textwrap.dedent`: strip the longest whitespace prefix shared by all lines
 /// that have non-whitespace content; whitespace-only lines become empty.
@@ -41,24 +42,26 @@ fn indent_len(line: &str) -> usize {
     line.bytes().take_while(|b| *b == b' ' || *b == b'\t').count()
 }
 
-pub(crate) fn parse(text: &str) -> Tree {
+pub(crate) fn parse(text: &str) -> Flat {
+    Flat::new(&parse_raw(text))
+}
+
+pub(crate) fn parse_raw(text: &str) -> tree_sitter::Tree {
     let mut parser = Parser::new();
-    parser
-        .set_language(&tree_sitter_python::LANGUAGE.into())
-        .expect("tree-sitter-python matches the tree-sitter ABI");
+    parser.set_language(language()).expect("tree-sitter-python matches the tree-sitter ABI");
     parser.parse(text, None).expect("no timeout or cancellation is set")
 }
 
 /// ERROR / MISSING nodes plus Python 2 constructs tree-sitter accepts but
 /// CPython 3 rejects. Columns are shifted back by the dedent width so they
 /// point into the original text.
-pub(crate) fn syntax_errors(tree: &Tree, text: &str, indent: usize) -> Vec<SyntaxIssue> {
+pub(crate) fn syntax_errors(root: Node, text: &str, indent: usize) -> Vec<SyntaxIssue> {
     let mut out = Vec::new();
     let mut at = |p: Point, message: String| {
         out.push(SyntaxIssue { line: p.row as u32 + 1, column: (p.column + indent) as u32, message });
     };
 
-    let mut stack = vec![tree.root_node()];
+    let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         if node.is_error() {
             for (p, message) in describe_error(node, text) {
@@ -77,8 +80,7 @@ pub(crate) fn syntax_errors(tree: &Tree, text: &str, indent: usize) -> Vec<Synta
             "exec_statement" => issue("Python 2 exec statement: use exec(...)"),
             "<>" => issue("Python 2 operator `<>`: use `!=`"),
             "except_clause" => {
-                let mut c = node.walk();
-                let values = node.children_by_field_name("value", &mut c).count();
+                let values = node.children_by_field_name("value").count();
                 if values > 1 {
                     issue("Python 2 `except E, e`: use `except E as e`");
                 }
@@ -86,9 +88,7 @@ pub(crate) fn syntax_errors(tree: &Tree, text: &str, indent: usize) -> Vec<Synta
             _ => {}
         }
         if node.has_error() || node.child_count() > 0 {
-            let mut c = node.walk();
-            let children: Vec<Node> = node.children(&mut c).collect();
-            stack.extend(children.into_iter().rev());
+            stack.extend(node.children().rev());
         }
     }
     out.sort_by_key(|i| (i.line, i.column));
@@ -152,18 +152,16 @@ fn leaves(node: Node<'_>, cap: usize) -> Vec<Node<'_>> {
             }
             continue;
         }
-        let mut c = n.walk();
-        let children: Vec<Node> = n.children(&mut c).collect();
-        stack.extend(children.into_iter().rev());
+        stack.extend(n.children().rev());
     }
     out
 }
 
 /// Top-level `return`/`yield`/`await`/`nonlocal`/`async for`/`async with`
 /// (outside any def, class or lambda) make the fragment a function body.
-pub(crate) fn wrap(tree: &Tree) -> Wrap {
+pub(crate) fn wrap(root: Node) -> Wrap {
     let (mut needs, mut is_async, mut is_generator) = (false, false, false);
-    let mut stack = vec![tree.root_node()];
+    let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         match node.kind() {
             "function_definition" | "class_definition" | "lambda" => continue,
@@ -175,8 +173,7 @@ pub(crate) fn wrap(tree: &Tree) -> Wrap {
             }
             _ => {}
         }
-        let mut c = node.walk();
-        stack.extend(node.named_children(&mut c));
+        stack.extend(node.named_children());
     }
     if needs {
         Wrap::Function { is_async, is_generator }
@@ -195,11 +192,11 @@ mod tests {
 
     fn errors(src: &str) -> Vec<SyntaxIssue> {
         let (text, indent) = dedent(src);
-        syntax_errors(&parse(&text), &text, indent)
+        syntax_errors(parse(&text).root(), &text, indent)
     }
 
     fn wrap_of(src: &str) -> Wrap {
-        wrap(&parse(&dedent(src).0))
+        wrap(parse(&dedent(src).0).root())
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use super::facts::Statement;
 use super::literal::is_plain_str;
 use std::collections::BTreeMap;
-use tree_sitter::Node;
+use super::tree::Node;
 
 pub(crate) fn statement_table(root: Node, text: &str) -> Vec<Statement> {
     let mut table: BTreeMap<u32, Option<Vec<u32>>> = BTreeMap::new();
@@ -151,8 +151,7 @@ fn line_of(n: Node) -> u32 {
 }
 
 fn named_children(n: Node) -> Vec<Node> {
-    let mut c = n.walk();
-    n.named_children(&mut c).filter(|c| c.kind() != "comment").collect()
+    n.named_children().filter(|c| c.kind() != "comment").collect()
 }
 
 #[cfg(test)]
@@ -164,7 +163,7 @@ mod tests {
     fn table(src: &str) -> Vec<(u32, Option<Vec<u32>>)> {
         let (text, _) = dedent(src);
         let tree = parse(&text);
-        statement_table(tree.root_node(), &text).into_iter().map(|s| (s.line, s.body_first_lines)).collect()
+        statement_table(tree.root(), &text).into_iter().map(|s| (s.line, s.body_first_lines)).collect()
     }
 
     #[test]
