@@ -116,6 +116,7 @@ fn bare_outcome(status: RunStatus, limit: String, duration: Duration) -> RunOutc
 }
 
 /// What came of handing a request to a worker.
+#[allow(clippy::large_enum_variant)] // one short-lived value per run
 pub(crate) enum Attempt {
     /// The program was started; this is its outcome (or a harness error).
     Ran(Result<RunOutcome, ExecError>),
