@@ -242,6 +242,9 @@ impl SandboxPlan {
             }
             m.bind(harness, false);
             m.bind(scratch, true);
+            // The private /tmp stays empty: without this, a non-root user
+            // (who owns the tmpfs in its user namespace) could fill it.
+            m.raw(&["--remount-ro", "/tmp"]);
             argv.extend(m.args);
             for a in [
                 "--unshare-net",
