@@ -11,6 +11,10 @@ pub struct Analysis {
     pub syntax_errors: Vec<SyntaxIssue>,
     /// Whether the fragment has to be wrapped in a function to run.
     pub wrap: Wrap,
+    /// Width in bytes of the indentation shared by all non-blank lines
+    /// (`textwrap.dedent` semantics). The analysis runs on the dedented text;
+    /// lines are unchanged and columns point into the original text.
+    pub common_indent: usize,
     /// The statements counted by the Treefix/LExecutor coverage metric,
     /// sorted by line (one entry per line that starts a counted statement).
     pub statements: Vec<Statement>,
@@ -19,6 +23,14 @@ pub struct Analysis {
     /// Names read but never bound anywhere in the fragment and not builtins,
     /// in order of first use. `self`/`cls` in a body are free names too.
     pub free_names: Vec<FreeName>,
+    /// Names bound somewhere in the fragment (so not free) whose first read
+    /// in straight-line top-level code (not inside a def or lambda; class
+    /// bodies and comprehensions count) comes before their first top-level
+    /// binding (`print(x)` on line 1, `x = 1` on line 5; `total += 1` with no
+    /// earlier `total = ...`), so they are often undefined at runtime.
+    /// Builtins are excluded. `first_line` is that first top-level read; the
+    /// usage covers the whole fragment.
+    pub used_before_bound: Vec<FreeName>,
     /// Every name bound anywhere in the fragment (assignment, def, class,
     /// import, for/with/except targets, comprehension variables excluded).
     pub bound_names: BTreeSet<String>,
@@ -33,7 +45,7 @@ pub struct Analysis {
     /// Classes defined at top level with their methods.
     pub classes: Vec<ClassDef>,
     /// Lines of `if`/`elif`/`while` conditions and the free names they read
-    /// (for evolution: which names feed which branches).
+    /// (for evolution: which names feed which branches), in source order.
     pub branches: Vec<Branch>,
     /// Width of the indentation all non-blank lines share (dedent semantics).
     pub common_indent: usize,
@@ -109,6 +121,8 @@ pub struct Usage {
     pub subscripts: Vec<(Key, Usage)>,
     /// Subscript assignment targets `x[k] = v` (keys written).
     pub subscript_writes: Vec<Key>,
+    /// Attributes assigned (`x.a = v`, `x.a += 1`).
+    pub attr_writes: BTreeSet<String>,
     /// Iterated (`for`, comprehension, `list(x)`, `*x`); usage of an element.
     pub element: Option<Box<Usage>>,
     pub iterated: bool,
@@ -117,9 +131,15 @@ pub struct Usage {
     /// Usage of each unpacked item, index-aligned with the targets.
     pub unpacked_items: Vec<Usage>,
     /// Comparisons and arithmetic with literals: (operator text, literal).
+    /// Comparisons read from this value's side (`0 < x` records `>`);
+    /// `x in [1, 2]` records `in` with the display as `Literal::Other`.
+    /// Augmented assignment records the bare operator (`x += 1` -> `+`).
     pub compared: Vec<(String, Literal)>,
     pub arithmetic: Vec<(String, Literal)>,
-    /// Arithmetic/comparison with non-literal operands (operator text).
+    /// Arithmetic/comparison with non-literal operands (operator text, from
+    /// this value's side: `y < x` records `>` on `x`), `unary -` etc. for
+    /// unary operators, and `in`/`not in` for membership tests with a
+    /// non-literal other side (as element or as container).
     pub operators: BTreeSet<String>,
     /// Used as a condition (`if x`, `while x`, `not x`, `and`/`or` operand).
     pub truth_tested: bool,
@@ -216,7 +236,8 @@ pub struct ClassDef {
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Branch {
     pub line: u32,
-    /// Free names read by the condition.
+    /// Free names (and `used_before_bound` names) read by the condition,
+    /// directly or through an alias (`for row in rows: if row > 0` -> `rows`).
     pub names: Vec<String>,
     /// The condition's source text.
     pub condition: String,

@@ -1,0 +1,148 @@
+//! Top-level functions and classes (what a driver can call), and the
+//! parameter syntax shared with the usage walker.
+
+use super::facts::{ClassDef, FunctionDef, Param, Usage};
+use super::literal::{line, named, text};
+use super::statements::statements_of;
+use super::tree::Node;
+
+pub(crate) struct ParamSyntax<'t> {
+    pub name: String,
+    pub star: &'static str,
+    pub default: Option<Node<'t>>,
+    pub annotation: Option<Node<'t>>,
+}
+
+/// The parameters of a `parameters` / `lambda_parameters` node; bare `*`
+/// and `/` separators are not parameters.
+pub(crate) fn param_syntax<'t>(params: Node<'t>, src: &str) -> Vec<ParamSyntax<'t>> {
+    let mut out = Vec::new();
+    for p in named(params) {
+        let (name_node, default, annotation) = match p.kind() {
+            "default_parameter" | "typed_default_parameter" => {
+                (p.child_by_field_name("name"), p.child_by_field_name("value"), p.child_by_field_name("type"))
+            }
+            "typed_parameter" => (named(p).into_iter().find(|c| c.kind() != "type"), None, p.child_by_field_name("type")),
+            _ => (Some(p), None, None),
+        };
+        let Some(name_node) = name_node else { continue };
+        let (star, id) = match name_node.kind() {
+            "identifier" => ("", Some(name_node)),
+            "list_splat_pattern" => ("*", named(name_node).into_iter().find(|c| c.kind() == "identifier")),
+            "dictionary_splat_pattern" => ("**", named(name_node).into_iter().find(|c| c.kind() == "identifier")),
+            _ => continue,
+        };
+        let Some(id) = id else { continue };
+        out.push(ParamSyntax { name: text(id, src).to_string(), star, default, annotation });
+    }
+    out
+}
+
+/// `usage_of(def node id)` gives the body's usage of each parameter, in order.
+pub(crate) fn definitions(
+    root: Node,
+    src: &str,
+    usage_of: &mut dyn FnMut(usize) -> Vec<Usage>,
+) -> (Vec<FunctionDef>, Vec<ClassDef>) {
+    let mut functions = Vec::new();
+    let mut classes = Vec::new();
+    for stmt in statements_of(root) {
+        let def = definition_of(stmt);
+        match def.kind() {
+            "function_definition" => functions.push(function(def, src, false, usage_of)),
+            "class_definition" => {
+                let methods = def
+                    .child_by_field_name("body")
+                    .map(|body| {
+                        statements_of(body)
+                            .into_iter()
+                            .map(definition_of)
+                            .filter(|d| d.kind() == "function_definition")
+                            .map(|d| function(d, src, true, usage_of))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let name = def.child_by_field_name("name").map_or("", |n| text(n, src)).to_string();
+                classes.push(ClassDef { name, line: line(def), methods });
+            }
+            _ => {}
+        }
+    }
+    (functions, classes)
+}
+
+fn definition_of(stmt: Node) -> Node {
+    if stmt.kind() == "decorated_definition" {
+        stmt.child_by_field_name("definition").unwrap_or(stmt)
+    } else {
+        stmt
+    }
+}
+
+fn function(def: Node, src: &str, is_method: bool, usage_of: &mut dyn FnMut(usize) -> Vec<Usage>) -> FunctionDef {
+    let syntax = def.child_by_field_name("parameters").map(|p| param_syntax(p, src)).unwrap_or_default();
+    let mut usages = usage_of(def.id()).into_iter();
+    let params = syntax
+        .into_iter()
+        .map(|p| Param {
+            name: p.name,
+            star: p.star.to_string(),
+            has_default: p.default.is_some(),
+            annotation: p.annotation.map(|a| text(a, src).to_string()),
+            default: p.default.map(|d| text(d, src).to_string()),
+            usage: usages.next().unwrap_or_default(),
+        })
+        .collect();
+    FunctionDef {
+        name: def.child_by_field_name("name").map_or("", |n| text(n, src)).to_string(),
+        line: line(def),
+        params,
+        is_async: def.child(0).is_some_and(|c| c.kind() == "async"),
+        is_method,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::parse::parse;
+
+    fn defs(src: &str) -> (Vec<FunctionDef>, Vec<ClassDef>) {
+        let tree = parse(src);
+        definitions(tree.root(), src, &mut |_| Vec::new())
+    }
+
+    #[test]
+    fn parameters_of_all_kinds() {
+        let (f, _) = defs("def f(a, b: int, c=1, d: str = 'x', /, *args, e, **kw): pass\n");
+        let got: Vec<(&str, &str, bool, Option<&str>, Option<&str>)> = f[0]
+            .params
+            .iter()
+            .map(|p| (p.name.as_str(), p.star.as_str(), p.has_default, p.annotation.as_deref(), p.default.as_deref()))
+            .collect();
+        assert_eq!(got, vec![
+            ("a", "", false, None, None),
+            ("b", "", false, Some("int"), None),
+            ("c", "", true, None, Some("1")),
+            ("d", "", true, Some("str"), Some("'x'")),
+            ("args", "*", false, None, None),
+            ("e", "", false, None, None),
+            ("kw", "**", false, None, None),
+        ]);
+        let (f, _) = defs("def g(*, key, **opts: dict): pass\n");
+        assert_eq!(f[0].params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["key", "opts"]);
+        assert_eq!(f[0].params[1].star, "**");
+    }
+
+    #[test]
+    fn top_level_functions_and_classes() {
+        let src = "@dec\nasync def f(): pass\nif x:\n    def hidden(): pass\nclass C(B):\n    x = 1\n    @staticmethod\n    def m(a): pass\n    def n(self): pass\n";
+        let (f, c) = defs(src);
+        assert_eq!(f.len(), 1);
+        assert_eq!((f[0].name.as_str(), f[0].line, f[0].is_async, f[0].is_method), ("f", 2, true, false));
+        assert_eq!(c.len(), 1);
+        assert_eq!((c[0].name.as_str(), c[0].line), ("C", 5));
+        let m: Vec<(&str, u32, bool)> = c[0].methods.iter().map(|m| (m.name.as_str(), m.line, m.is_method)).collect();
+        assert_eq!(m, vec![("m", 8, true), ("n", 9, true)]);
+    }
+}

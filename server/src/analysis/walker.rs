@@ -1,0 +1,1030 @@
+//! Second pass: every read of a name, and what the code does with values.
+//!
+//! Each expression evaluates to an access path when it denotes something
+//! reachable from a root name or parameter (`x.a()[0]`); the context then
+//! records a fact on that path (called, compared, iterated, ...). Names that
+//! are bound exactly once (see [`Bindings`]) to a path become aliases of it,
+//! so `for row in rows: row['id']` records on `rows.element`.
+//! Parameters, lambda parameters and comprehension variables live in scopes;
+//! everything else is flat, as in [`super::bindings`].
+
+use super::bindings::Bindings;
+use super::builtins::is_builtin;
+use super::defs::param_syntax;
+use super::facts::{ArgUse, CallShape, Literal};
+use super::literal::{is_plain_str, line, literal, named, subscript_key, text, unparen};
+use super::statements::is_statement;
+use super::usage::{push_unique, record_arg, record_call, record_literal_op, Path, Root, Step, Store};
+use std::collections::HashMap;
+use super::tree::Node;
+
+/// Deeper expression nesting than this is skipped (stack safety on
+/// generated code; real code never gets close).
+const MAX_DEPTH: usize = 200;
+
+/// First reads of a name that is not a scoped local.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reads {
+    /// (byte offset, line) of the first read anywhere.
+    pub first: (usize, u32),
+    /// The first read in top-level straight-line code (not in a def/lambda).
+    pub top: Option<(usize, u32)>,
+}
+
+#[derive(Debug)]
+pub(crate) struct BranchDraft {
+    pub line: u32,
+    pub condition: String,
+    /// Names read by the condition, and the roots of aliases it reads.
+    pub names: Vec<String>,
+}
+
+/// What a binding target receives.
+#[derive(Debug, Clone)]
+enum Val {
+    Opaque,
+    Path(Path),
+    /// Per-position values (`a, b = x, y`; `enumerate`/`zip` elements).
+    Tuple(Vec<Val>),
+}
+
+impl From<Option<Path>> for Val {
+    fn from(p: Option<Path>) -> Val {
+        p.map_or(Val::Opaque, Val::Path)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum ScopeKind {
+    Function,
+    Lambda,
+    Comprehension,
+}
+
+struct Scope {
+    kind: ScopeKind,
+    /// `Some(path)`: reads resolve to that path; `None`: an opaque local.
+    names: HashMap<String, Option<Path>>,
+}
+
+pub(crate) struct Walker<'a> {
+    src: &'a str,
+    binds: &'a Bindings,
+    /// The fragment is a function body: its top-level annotations are not evaluated.
+    wrapped: bool,
+    pub store: Store,
+    pub reads: HashMap<String, Reads>,
+    pub branches: Vec<BranchDraft>,
+    /// def node id -> its parameters' roots, in order.
+    pub params: HashMap<usize, Vec<Root>>,
+    scopes: Vec<Scope>,
+    aliases: HashMap<String, Path>,
+    fn_depth: usize,
+    depth: usize,
+    cond: Option<usize>,
+    next_param: u32,
+}
+
+fn fields<'t>(node: Node<'t>, field: &str) -> Vec<Node<'t>> {
+    node.children_by_field_name(field).collect()
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(src: &'a str, binds: &'a Bindings, wrapped: bool) -> Self {
+        Walker {
+            src,
+            binds,
+            wrapped,
+            store: Store::default(),
+            reads: HashMap::new(),
+            branches: Vec::new(),
+            params: HashMap::new(),
+            scopes: Vec::new(),
+            aliases: HashMap::new(),
+            fn_depth: 0,
+            depth: 0,
+            cond: None,
+            next_param: 0,
+        }
+    }
+
+    fn text(&self, n: Node) -> &'a str {
+        text(n, self.src)
+    }
+
+    // ----- statements -----
+
+    pub fn block(&mut self, block: Node) {
+        for child in named(block) {
+            self.any(child);
+        }
+    }
+
+    /// Statement, block or expression: used where the grammar is loose
+    /// (module level, ERROR recovery).
+    fn any(&mut self, node: Node) {
+        if is_statement(node.kind()) {
+            self.statement(node);
+        } else if matches!(node.kind(), "block" | "module" | "ERROR") {
+            self.block(node);
+        } else {
+            self.expr(node);
+        }
+    }
+
+    fn statement(&mut self, node: Node) {
+        let f = |name: &str| node.child_by_field_name(name);
+        match node.kind() {
+            "expression_statement" => {
+                for c in named(node) {
+                    self.expr_or_assignment(c);
+                }
+            }
+            "if_statement" => {
+                self.condition(f("condition"));
+                self.opt_block(f("consequence"));
+                for alt in fields(node, "alternative") {
+                    if alt.kind() == "elif_clause" {
+                        self.condition(alt.child_by_field_name("condition"));
+                        self.opt_block(alt.child_by_field_name("consequence"));
+                    } else {
+                        self.opt_block(alt.child_by_field_name("body"));
+                    }
+                }
+            }
+            "while_statement" => {
+                self.condition(f("condition"));
+                self.opt_block(f("body"));
+                self.else_clause(f("alternative"));
+            }
+            "for_statement" => {
+                if let (Some(left), Some(right)) = (f("left"), f("right")) {
+                    let v = self.iter_source(right);
+                    self.bind(left, v, false);
+                }
+                self.opt_block(f("body"));
+                self.else_clause(f("alternative"));
+            }
+            "with_statement" => {
+                for clause in named(node).into_iter().filter(|c| c.kind() == "with_clause") {
+                    for item in named(clause) {
+                        let Some(value) = item.child_by_field_name("value") else { continue };
+                        let (inner, alias) = split_as(value);
+                        let p = self.expr(inner);
+                        self.store.with(p.as_ref(), |u| u.with_ctx = true);
+                        if let Some(alias) = alias {
+                            self.bind(alias, p.into(), false);
+                        }
+                    }
+                }
+                self.opt_block(f("body"));
+            }
+            "try_statement" => {
+                self.opt_block(f("body"));
+                for c in named(node) {
+                    match c.kind() {
+                        "except_clause" => {
+                            for v in fields(c, "value") {
+                                let (inner, alias) = split_as(v);
+                                self.expr(inner);
+                                if let Some(alias) = alias {
+                                    self.bind(alias, Val::Opaque, false);
+                                }
+                            }
+                            for b in named(c).into_iter().filter(|b| b.kind() == "block") {
+                                self.block(b);
+                            }
+                        }
+                        "else_clause" => self.opt_block(c.child_by_field_name("body")),
+                        "finally_clause" => {
+                            for b in named(c).into_iter().filter(|b| b.kind() == "block") {
+                                self.block(b);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "function_definition" => self.def(node),
+            "class_definition" => {
+                if let Some(sup) = f("superclasses") {
+                    for a in named(sup) {
+                        let v = a.child_by_field_name("value").unwrap_or(a);
+                        self.expr(v);
+                    }
+                }
+                if let Some(name) = f("name") {
+                    self.bind(name, Val::Opaque, false);
+                }
+                self.opt_block(f("body"));
+            }
+            "decorated_definition" => {
+                for d in named(node).into_iter().filter(|d| d.kind() == "decorator") {
+                    for e in named(d) {
+                        self.expr(e);
+                    }
+                }
+                if let Some(def) = f("definition") {
+                    self.statement(def);
+                }
+            }
+            "match_statement" => {
+                for s in fields(node, "subject") {
+                    self.expr(s);
+                }
+                for case in f("body").map(named).unwrap_or_default() {
+                    for c in named(case) {
+                        match c.kind() {
+                            "case_pattern" => self.pattern(c),
+                            "if_clause" => {
+                                for e in named(c) {
+                                    let p = self.expr(e);
+                                    self.truth(p);
+                                }
+                            }
+                            "block" => self.block(c),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            "assert_statement" => {
+                for (i, e) in named(node).into_iter().enumerate() {
+                    let p = self.expr(e);
+                    if i == 0 {
+                        self.truth(p);
+                    }
+                }
+            }
+            "print_statement" => {
+                for a in named(node) {
+                    let inner = if a.kind() == "chevron" { named(a) } else { vec![a] };
+                    for e in inner {
+                        let p = self.expr(e);
+                        self.store.with(p.as_ref(), |u| u.formatted = true);
+                    }
+                }
+            }
+            "import_statement" | "import_from_statement" | "future_import_statement" | "global_statement"
+            | "nonlocal_statement" | "pass_statement" | "break_statement" | "continue_statement"
+            | "type_alias_statement" => {}
+            // return, raise, del (a read: the name must exist), exec.
+            _ => {
+                for c in named(node) {
+                    self.any(c);
+                }
+            }
+        }
+    }
+
+    fn opt_block(&mut self, block: Option<Node>) {
+        if let Some(b) = block {
+            self.block(b);
+        }
+    }
+
+    fn else_clause(&mut self, clause: Option<Node>) {
+        self.opt_block(clause.and_then(|c| c.child_by_field_name("body")));
+    }
+
+    /// An `if`/`elif`/`while` condition: truth-tested, and its reads noted
+    /// for the branch table.
+    fn condition(&mut self, cond: Option<Node>) {
+        let Some(cond) = cond else { return };
+        self.branches.push(BranchDraft {
+            line: line(cond),
+            condition: self.text(cond).to_string(),
+            names: Vec::new(),
+        });
+        let outer = self.cond.replace(self.branches.len() - 1);
+        let p = self.expr(cond);
+        self.truth(p);
+        self.cond = outer;
+    }
+
+    fn truth(&mut self, p: Option<Path>) {
+        self.store.with(p.as_ref(), |u| u.truth_tested = true);
+    }
+
+    fn def(&mut self, node: Node) {
+        let params = node.child_by_field_name("parameters").map(|p| param_syntax(p, self.src)).unwrap_or_default();
+        // Defaults and annotations are evaluated where the def runs.
+        for p in &params {
+            for e in p.default.iter().chain(p.annotation.iter()) {
+                self.expr(*e);
+            }
+        }
+        if let Some(r) = node.child_by_field_name("return_type") {
+            self.expr(r);
+        }
+        if let Some(name) = node.child_by_field_name("name") {
+            self.bind(name, Val::Opaque, false);
+        }
+        let mut roots = Vec::new();
+        let mut names = HashMap::new();
+        for p in params {
+            let root = Root::Param(self.next_param);
+            self.next_param += 1;
+            names.insert(p.name, Some(Path::root(root.clone())));
+            roots.push(root);
+        }
+        self.params.insert(node.id(), roots);
+        self.scopes.push(Scope { kind: ScopeKind::Function, names });
+        self.fn_depth += 1;
+        self.opt_block(node.child_by_field_name("body"));
+        self.fn_depth -= 1;
+        self.scopes.pop();
+    }
+
+    // ----- assignments and targets -----
+
+    fn expr_or_assignment(&mut self, node: Node) -> Val {
+        match node.kind() {
+            "assignment" => self.assignment(node),
+            "augmented_assignment" => {
+                self.augmented(node);
+                Val::Opaque
+            }
+            _ => self.value(node),
+        }
+    }
+
+    fn assignment(&mut self, node: Node) -> Val {
+        if let Some(t) = node.child_by_field_name("type") {
+            // Annotations of locals are never evaluated.
+            if self.fn_depth == 0 && !self.wrapped {
+                self.expr(t);
+            }
+        }
+        let Some(right) = node.child_by_field_name("right") else { return Val::Opaque };
+        let val = self.expr_or_assignment(right);
+        if let Some(left) = node.child_by_field_name("left") {
+            self.bind(left, val.clone(), false);
+        }
+        val
+    }
+
+    /// The value of a right-hand side: a bare tuple keeps its positions.
+    fn value(&mut self, node: Node) -> Val {
+        match node.kind() {
+            "expression_list" | "tuple" | "pattern_list" => {
+                Val::Tuple(named(node).into_iter().map(|c| self.expr(c).into()).collect())
+            }
+            _ => self.expr(node).into(),
+        }
+    }
+
+    fn augmented(&mut self, node: Node) {
+        let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+            return;
+        };
+        let op = node.child_by_field_name("operator").map_or("", |o| o.kind()).trim_end_matches('=');
+        let lp = self.expr(left);
+        let rp = self.expr(right);
+        let (ll, rl) = (literal(left, self.src), literal(right, self.src));
+        self.arith(lp.as_ref(), op, rl);
+        self.arith(rp.as_ref(), op, ll);
+        self.bind(left, Val::Opaque, false);
+    }
+
+    /// Bind a target to a value. `declare` puts plain names in the innermost
+    /// scope (comprehension variables); otherwise names follow Python's
+    /// assignment rules as approximated here.
+    fn bind(&mut self, target: Node, val: Val, declare: bool) {
+        match target.kind() {
+            "identifier" => self.bind_name(self.text(target), val, declare),
+            "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" | "expression_list" => {
+                let items = named(target);
+                if let Val::Path(p) = &val {
+                    let n = items.len();
+                    self.store.with(Some(p), |u| u.unpack = Some(n));
+                }
+                for (i, item) in items.into_iter().enumerate() {
+                    let v = match &val {
+                        _ if matches!(item.kind(), "list_splat_pattern" | "list_splat") => Val::Opaque,
+                        Val::Path(p) => p.then(Step::Item(i)).into(),
+                        Val::Tuple(vs) => vs.get(i).cloned().unwrap_or(Val::Opaque),
+                        Val::Opaque => Val::Opaque,
+                    };
+                    self.bind(item, v, declare);
+                }
+            }
+            "parenthesized_expression" | "as_pattern_target" | "list_splat_pattern" | "list_splat" => {
+                let inner = named(target);
+                let val = if inner.len() == 1 && !target.kind().contains("splat") { val } else { Val::Opaque };
+                for c in inner {
+                    self.bind(c, val.clone(), declare);
+                }
+            }
+            "attribute" => {
+                let p = target.child_by_field_name("object").and_then(|o| self.expr(o));
+                if let Some(attr) = target.child_by_field_name("attribute") {
+                    let attr = self.text(attr).to_string();
+                    self.store.with(p.as_ref(), |u| {
+                        u.attr_writes.insert(attr);
+                    });
+                }
+            }
+            "subscript" => {
+                let p = target.child_by_field_name("value").and_then(|v| self.expr(v));
+                for k in fields(target, "subscript") {
+                    self.expr(k);
+                }
+                let key = subscript_key(target, self.src);
+                self.store.with(p.as_ref(), |u| push_unique(&mut u.subscript_writes, key));
+            }
+            _ => {
+                self.expr(target);
+            }
+        }
+    }
+
+    fn bind_name(&mut self, name: &str, val: Val, declare: bool) {
+        let path = match val {
+            Val::Path(p) => Some(p),
+            _ => None,
+        };
+        if declare {
+            if let Some(scope) = self.scopes.last_mut() {
+                scope.names.insert(name.to_string(), path);
+            }
+            return;
+        }
+        // Rebinding a parameter of the current function: later reads see a new value.
+        if let Some(scope) = self.scopes.iter_mut().rev().find(|s| s.kind != ScopeKind::Comprehension) {
+            if let Some(slot) = scope.names.get_mut(name) {
+                *slot = None;
+                return;
+            }
+        }
+        if let Some(p) = path {
+            if self.binds.count(name) == 1 {
+                self.aliases.insert(name.to_string(), p);
+            }
+        }
+    }
+
+    // ----- expressions -----
+
+    /// Evaluate an expression, recording facts; returns its access path.
+    fn expr(&mut self, node: Node) -> Option<Path> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        let p = self.expr_inner(node);
+        self.depth -= 1;
+        p
+    }
+
+    fn expr_inner(&mut self, node: Node) -> Option<Path> {
+        let f = |name: &str| node.child_by_field_name(name);
+        match node.kind() {
+            "identifier" => self.read(node),
+            "attribute" => {
+                let p = self.expr(f("object")?);
+                let attr = self.text(f("attribute")?).to_string();
+                let p = p?.then(Step::Attr(attr))?;
+                self.store.at(&p);
+                Some(p)
+            }
+            "call" => self.call(node).0,
+            "subscript" => {
+                let p = f("value").and_then(|v| self.expr(v));
+                for k in fields(node, "subscript") {
+                    self.expr(k);
+                }
+                let p = p?.then(Step::Sub(subscript_key(node, self.src)))?;
+                self.store.at(&p);
+                Some(p)
+            }
+            "parenthesized_expression" => {
+                let inner = named(node);
+                if let [one] = inner.as_slice() {
+                    return self.expr(*one);
+                }
+                inner.into_iter().for_each(|c| {
+                    self.expr(c);
+                });
+                None
+            }
+            "await" => {
+                for c in named(node) {
+                    let p = self.expr(c);
+                    self.store.with(p.as_ref(), |u| u.awaited = true);
+                }
+                None
+            }
+            "boolean_operator" => {
+                for side in [f("left"), f("right")].into_iter().flatten() {
+                    let p = self.expr(side);
+                    self.truth(p);
+                }
+                None
+            }
+            "not_operator" => {
+                let p = self.expr(f("argument")?);
+                self.truth(p);
+                None
+            }
+            "comparison_operator" => {
+                self.comparison(node);
+                None
+            }
+            "binary_operator" => {
+                self.binary(node);
+                None
+            }
+            "unary_operator" => {
+                let p = self.expr(f("argument")?);
+                let op = format!("unary {}", f("operator")?.kind());
+                self.store.with(p.as_ref(), |u| {
+                    u.operators.insert(op);
+                });
+                None
+            }
+            "conditional_expression" => {
+                for (i, c) in named(node).into_iter().enumerate() {
+                    let p = self.expr(c);
+                    if i == 1 {
+                        self.truth(p);
+                    }
+                }
+                None
+            }
+            "named_expression" => {
+                let p = self.expr(f("value")?);
+                if let Some(name) = f("name") {
+                    self.bind(name, p.clone().into(), false);
+                }
+                p
+            }
+            "lambda" => {
+                self.lambda(node);
+                None
+            }
+            "list_comprehension" | "set_comprehension" | "generator_expression" | "dictionary_comprehension" => {
+                self.comprehension(node);
+                None
+            }
+            "string" => {
+                for interp in named(node).into_iter().filter(|c| c.kind() == "interpolation") {
+                    if let Some(e) = interp.child_by_field_name("expression") {
+                        let p = self.expr(e);
+                        self.store.with(p.as_ref(), |u| u.formatted = true);
+                    }
+                    if let Some(spec) = interp.child_by_field_name("format_specifier") {
+                        self.nested_interpolations(spec);
+                    }
+                }
+                None
+            }
+            "list_splat" => {
+                for c in named(node) {
+                    let p = self.expr(c);
+                    self.store.with(p.as_ref(), |u| u.iterated = true);
+                }
+                None
+            }
+            "yield" => {
+                let is_from = node.child(1).is_some_and(|c| c.kind() == "from");
+                for c in named(node) {
+                    let p = self.expr(c);
+                    if is_from {
+                        self.store.with(p.as_ref(), |u| u.iterated = true);
+                    }
+                }
+                None
+            }
+            "as_pattern" => {
+                let (inner, _) = split_as(node);
+                self.expr(inner)
+            }
+            "keyword_argument" => {
+                self.expr(f("value")?);
+                None
+            }
+            "integer" | "float" | "true" | "false" | "none" | "ellipsis" | "comment" | "keyword_separator"
+            | "positional_separator" => None,
+            // Displays, slices, pairs, splats, ERROR, ...: evaluate the parts.
+            _ => {
+                for c in named(node) {
+                    self.any(c);
+                }
+                None
+            }
+        }
+    }
+
+    fn nested_interpolations(&mut self, spec: Node) {
+        for c in named(spec) {
+            if let Some(e) = c.child_by_field_name("expression") {
+                self.expr(e);
+            }
+        }
+    }
+
+    /// A read of a name: scoped locals first, then aliases, then a root.
+    fn read(&mut self, node: Node) -> Option<Path> {
+        let name = self.text(node);
+        let scoped = self.scopes.iter().rev().find_map(|s| s.names.get(name));
+        let path = match scoped {
+            Some(p) => p.clone(),
+            None => {
+                self.note_read(name, node);
+                Some(self.aliases.get(name).cloned().unwrap_or_else(|| Path::root(Root::Name(name.to_string()))))
+            }
+        };
+        if let (Some(b), Some(root)) = (self.cond, path.as_ref().and_then(Path::root_name)) {
+            push_unique(&mut self.branches[b].names, root.to_string());
+        }
+        path
+    }
+
+    fn note_read(&mut self, name: &str, node: Node) {
+        let at = (node.start_byte(), line(node));
+        let top = (self.fn_depth == 0).then_some(at);
+        match self.reads.get_mut(name) {
+            Some(r) => {
+                if r.top.is_none() {
+                    r.top = top;
+                }
+            }
+            None => {
+                self.reads.insert(name.to_string(), Reads { first: at, top });
+            }
+        }
+        if let Some(b) = self.cond {
+            push_unique(&mut self.branches[b].names, name.to_string());
+        }
+    }
+
+    /// A builtin function that the fragment does not shadow.
+    fn builtin_callee(&self, func: Node) -> Option<&'a str> {
+        let name = self.text(func);
+        let shadowed = self.binds.count(name) > 0 || self.scopes.iter().any(|s| s.names.contains_key(name));
+        (func.kind() == "identifier" && is_builtin(name) && !shadowed).then_some(name)
+    }
+
+    /// Returns the call's path and the paths of its positional arguments.
+    fn call(&mut self, node: Node) -> (Option<Path>, Vec<Option<Path>>) {
+        let Some(func) = node.child_by_field_name("function") else { return (None, Vec::new()) };
+        let callee_path = self.expr(func);
+        let callee = callee_text(func, self.src);
+        let builtin = self.builtin_callee(func);
+        // `'sep'.join(x)`, `'{}'.format(x)`
+        let str_method = (func.kind() == "attribute"
+            && func.child_by_field_name("object").is_some_and(|o| is_plain_str(unparen(o), self.src)))
+        .then(|| func.child_by_field_name("attribute").map_or("", |a| self.text(a)));
+        let mut shape = CallShape { positional: 0, keywords: Vec::new(), star_args: false };
+        let mut positional = Vec::new();
+        let args = node.child_by_field_name("arguments");
+        let args = match args {
+            Some(g) if g.kind() == "generator_expression" => vec![g],
+            Some(a) => named(a),
+            None => Vec::new(),
+        };
+        for a in args {
+            match a.kind() {
+                "keyword_argument" => {
+                    let kw = a.child_by_field_name("name").map_or("", |n| self.text(n)).to_string();
+                    let p = a.child_by_field_name("value").and_then(|v| self.expr(v));
+                    let formats = builtin == Some("print") || str_method == Some("format");
+                    self.store.with(p.as_ref(), |u| {
+                        record_arg(u, ArgUse { callee: callee.clone(), position: None, keyword: Some(kw.clone()) });
+                        u.formatted |= formats;
+                    });
+                    shape.keywords.push(kw);
+                }
+                "list_splat" | "dictionary_splat" => {
+                    shape.star_args = true;
+                    for c in named(a) {
+                        let p = self.expr(c);
+                        if a.kind() == "list_splat" {
+                            self.store.with(p.as_ref(), |u| u.iterated = true);
+                        }
+                    }
+                }
+                _ => {
+                    let p = self.expr(a);
+                    let i = shape.positional;
+                    self.store.with(p.as_ref(), |u| {
+                        record_arg(u, ArgUse { callee: callee.clone(), position: Some(i), keyword: None })
+                    });
+                    positional.push(p);
+                    shape.positional += 1;
+                }
+            }
+        }
+        let n = positional.len();
+        for (i, p) in positional.iter().enumerate() {
+            let effect = match (builtin, str_method) {
+                (Some(b), _) => builtin_effect(b, i, n),
+                (None, Some("join")) if i == 0 => Effect::Iter,
+                (None, Some("format")) => Effect::Format,
+                _ => Effect::None,
+            };
+            self.store.with(p.as_ref(), |u| match effect {
+                Effect::Iter => u.iterated = true,
+                Effect::Len => u.len = true,
+                Effect::Format => u.formatted = true,
+                Effect::None => {}
+            });
+        }
+        let Some(cp) = callee_path else { return (None, positional) };
+        self.store.with(Some(&cp), |u| record_call(u, shape));
+        let result = cp.then(Step::Call);
+        if let Some(r) = &result {
+            self.store.at(r);
+        }
+        (result, positional)
+    }
+
+    fn comparison(&mut self, node: Node) {
+        let operands = named(node);
+        let ops: Vec<String> =
+            fields(node, "operators").iter().map(|o| self.text(*o).split_whitespace().collect::<Vec<_>>().join(" ")).collect();
+        let paths: Vec<Option<Path>> = operands.iter().map(|o| self.expr(*o)).collect();
+        let lits: Vec<Option<Literal>> = operands.iter().map(|o| literal(*o, self.src)).collect();
+        for (i, op) in ops.iter().enumerate() {
+            let (l, r) = (i, i + 1);
+            if r >= operands.len() {
+                break;
+            }
+            let membership = op == "in" || op == "not in";
+            if let Some(lp) = &paths[l] {
+                let lit = lits[r].clone();
+                self.store.with(Some(lp), |u| match lit {
+                    Some(lit) => record_literal_op(&mut u.compared, op, lit),
+                    None => {
+                        u.operators.insert(op.clone());
+                    }
+                });
+            }
+            if let Some(rp) = &paths[r] {
+                let lit = lits[l].clone();
+                let flipped = flip(op);
+                self.store.with(Some(rp), |u| match (lit, membership) {
+                    (Some(lit), true) => push_unique(&mut u.contains, lit),
+                    (Some(lit), false) => record_literal_op(&mut u.compared, flipped, lit),
+                    (None, _) => {
+                        u.operators.insert(flipped.to_string());
+                    }
+                });
+            }
+        }
+    }
+
+    fn binary(&mut self, node: Node) {
+        let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) else {
+            return;
+        };
+        let op = node.child_by_field_name("operator").map_or("", |o| o.kind());
+        // `'%s: %d' % (a, b)` formats its operands.
+        if op == "%" && is_plain_str(unparen(left), self.src) {
+            let right = unparen(right);
+            let parts = if right.kind() == "tuple" { named(right) } else { vec![right] };
+            for part in parts {
+                let p = self.expr(part);
+                self.store.with(p.as_ref(), |u| u.formatted = true);
+            }
+            return;
+        }
+        let lp = self.expr(left);
+        let rp = self.expr(right);
+        let (ll, rl) = (literal(left, self.src), literal(right, self.src));
+        self.arith(lp.as_ref(), op, rl);
+        self.arith(rp.as_ref(), op, ll);
+    }
+
+    fn arith(&mut self, p: Option<&Path>, op: &str, other: Option<Literal>) {
+        self.store.with(p, |u| match other {
+            Some(lit) => record_literal_op(&mut u.arithmetic, op, lit),
+            None => {
+                u.operators.insert(op.to_string());
+            }
+        });
+    }
+
+    fn lambda(&mut self, node: Node) {
+        let params = node.child_by_field_name("parameters").map(|p| param_syntax(p, self.src)).unwrap_or_default();
+        for p in &params {
+            if let Some(d) = p.default {
+                self.expr(d);
+            }
+        }
+        let names = params.into_iter().map(|p| (p.name, None)).collect();
+        self.scopes.push(Scope { kind: ScopeKind::Lambda, names });
+        self.fn_depth += 1;
+        if let Some(body) = node.child_by_field_name("body") {
+            self.expr(body);
+        }
+        self.fn_depth -= 1;
+        self.scopes.pop();
+    }
+
+    /// The first iterable is evaluated outside the comprehension's scope,
+    /// everything else inside it.
+    fn comprehension(&mut self, node: Node) {
+        let mut pushed = false;
+        for clause in named(node) {
+            match clause.kind() {
+                "for_in_clause" => {
+                    let rights = fields(clause, "right");
+                    let v = match rights.as_slice() {
+                        [one] => self.iter_source(*one),
+                        many => {
+                            for r in many {
+                                self.expr(*r);
+                            }
+                            Val::Opaque
+                        }
+                    };
+                    if !pushed {
+                        self.scopes.push(Scope { kind: ScopeKind::Comprehension, names: HashMap::new() });
+                        pushed = true;
+                    }
+                    if let Some(left) = clause.child_by_field_name("left") {
+                        self.bind(left, v, true);
+                    }
+                }
+                "if_clause" => {
+                    for e in named(clause) {
+                        let p = self.expr(e);
+                        self.truth(p);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            self.expr(body);
+        }
+        if pushed {
+            self.scopes.pop();
+        }
+    }
+
+    /// What a loop over `node` yields. `enumerate`, `zip`, `sorted` and
+    /// friends pass their argument's elements through.
+    fn iter_source(&mut self, node: Node) -> Val {
+        let node = unparen(node);
+        if node.kind() == "call" {
+            if let Some(b) = node.child_by_field_name("function").and_then(|f| self.builtin_callee(f)) {
+                let elem = |p: Option<&Option<Path>>| -> Val {
+                    p.and_then(|p| p.as_ref()).and_then(|p| p.then(Step::Elem)).into()
+                };
+                let passes = matches!(b, "enumerate" | "zip" | "sorted" | "reversed" | "list" | "tuple" | "iter" | "filter" | "set");
+                if passes {
+                    let (_, args) = self.call(node);
+                    let v = match b {
+                        "enumerate" => Val::Tuple(vec![Val::Opaque, elem(args.first())]),
+                        "zip" => Val::Tuple(args.iter().map(|a| elem(Some(a))).collect()),
+                        "filter" => elem(args.get(1)),
+                        _ => elem(args.first()),
+                    };
+                    if let Val::Path(p) = &v {
+                        self.store.at(p);
+                    }
+                    return v;
+                }
+            }
+        }
+        let p = self.expr(node);
+        self.store.with(p.as_ref(), |u| u.iterated = true);
+        let e = p.and_then(|p| p.then(Step::Elem));
+        if let Some(e) = &e {
+            self.store.at(e);
+        }
+        e.into()
+    }
+
+    /// `match` patterns: captures bind, value patterns (`Color.RED`) and
+    /// class patterns read.
+    fn pattern(&mut self, node: Node) {
+        match node.kind() {
+            "dotted_name" => {
+                let parts = named(node);
+                match parts.as_slice() {
+                    [one] => self.bind_name(self.text(*one), Val::Opaque, false),
+                    [first, rest @ ..] => {
+                        let mut p = self.read(*first);
+                        for r in rest {
+                            p = p.and_then(|p| p.then(Step::Attr(self.text(*r).to_string())));
+                            if let Some(p) = &p {
+                                self.store.at(p);
+                            }
+                        }
+                    }
+                    [] => {}
+                }
+            }
+            "class_pattern" => {
+                for (i, c) in named(node).into_iter().enumerate() {
+                    if i == 0 && c.kind() == "dotted_name" {
+                        // The class is a value, even if it has no dot.
+                        let parts = named(c);
+                        if let [one] = parts.as_slice() {
+                            self.read(*one);
+                        } else {
+                            self.pattern(c);
+                        }
+                    } else {
+                        self.pattern(c);
+                    }
+                }
+            }
+            "keyword_pattern" => {
+                for c in named(node).into_iter().skip(1) {
+                    self.pattern(c);
+                }
+            }
+            "splat_pattern" | "as_pattern_target" => {
+                for c in named(node) {
+                    if c.kind() == "identifier" && self.text(c) != "_" {
+                        self.bind_name(self.text(c), Val::Opaque, false);
+                    }
+                }
+            }
+            "identifier" => {
+                if self.text(node) != "_" {
+                    self.bind_name(self.text(node), Val::Opaque, false);
+                }
+            }
+            "case_pattern" | "list_pattern" | "tuple_pattern" | "union_pattern" | "as_pattern" | "dict_pattern" => {
+                for c in named(node) {
+                    self.pattern(c);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `x as y` (with items, except clauses) -> (x, Some(y)).
+fn split_as(node: Node) -> (Node, Option<Node>) {
+    if node.kind() == "as_pattern" {
+        if let Some(inner) = named(node).into_iter().next() {
+            return (inner, node.child_by_field_name("alias"));
+        }
+    }
+    (node, None)
+}
+
+#[derive(Clone, Copy)]
+enum Effect {
+    None,
+    Iter,
+    Len,
+    Format,
+}
+
+fn builtin_effect(name: &str, pos: usize, n: usize) -> Effect {
+    match name {
+        "len" if pos == 0 => Effect::Len,
+        "list" | "tuple" | "set" | "frozenset" | "sorted" | "reversed" | "enumerate" | "sum" | "any" | "all" | "iter"
+            if pos == 0 =>
+        {
+            Effect::Iter
+        }
+        "zip" => Effect::Iter,
+        "map" if pos >= 1 => Effect::Iter,
+        "filter" if pos == 1 => Effect::Iter,
+        "min" | "max" if n == 1 => Effect::Iter,
+        "print" => Effect::Format,
+        "str" | "repr" | "format" | "ascii" if pos == 0 => Effect::Format,
+        _ => Effect::None,
+    }
+}
+
+/// The comparison as seen from the right operand: `0 < x` is `x > 0`.
+fn flip(op: &str) -> &str {
+    match op {
+        "<" => ">",
+        ">" => "<",
+        "<=" => ">=",
+        ">=" => "<=",
+        other => other,
+    }
+}
+
+/// Dotted text of a callee (`np.array`, `df.groupby('a').agg`); string
+/// methods as `str.join`; anything else as its whitespace-collapsed text.
+fn callee_text(func: Node, src: &str) -> String {
+    if func.kind() == "attribute" {
+        if let (Some(obj), Some(attr)) = (func.child_by_field_name("object"), func.child_by_field_name("attribute")) {
+            if is_plain_str(unparen(obj), src) {
+                return format!("str.{}", text(attr, src));
+            }
+        }
+    }
+    let t: String = text(func, src).split_whitespace().collect::<Vec<_>>().join(" ");
+    let dotted = matches!(func.kind(), "identifier" | "attribute");
+    let t = if dotted { t.replace(' ', "") } else { t };
+    if t.len() > 80 {
+        let cut = (0..=80).rev().find(|i| t.is_char_boundary(*i)).unwrap_or(0);
+        format!("{}...", &t[..cut])
+    } else {
+        t
+    }
+}

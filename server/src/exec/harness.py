@@ -1,0 +1,764 @@
+"""Runnable execution worker (embedded in the Rust binary, see exec/worker.rs).
+
+One long-lived process per interpreter. It reads one JSON request per line on
+its original stdin and answers one JSON event per line on its original stdout;
+both descriptors are moved away at start so nothing else (preloaded modules,
+the program) can write into the protocol channel.
+
+Events it sends:
+  {"event": "ready", ...}                     once, at start
+  {"event": "started", "id": N, "pid": P}     after forking the run's child
+  {"event": "result", "id": N, ...}           the outcome of the run
+  {"event": "error", "id": N, "message": M}   the harness itself failed
+
+For each request the worker imports the preload modules (failures ignored),
+creates a fresh run directory with the resources and `program.py`, and forks a
+child that runs the program under the line tracer of shared/bench/measure.py
+(plus hit counts and value probes). The child reports through a pipe; the
+worker enforces a hard timeout, kills whatever the program left behind, reads
+the captured output and removes the run directory.
+
+Must stay compatible with Python 3.8+.
+"""
+import base64
+import errno
+import gc
+import json
+import mmap
+import os
+import reprlib
+import resource
+import select
+import shutil
+import signal
+import sys
+import threading
+import time
+import traceback
+
+PROTO_IN = None   # file object on the original stdin (requests)
+PROTO_OUT = -1    # fd of the original stdout (events)
+OPTS = {"scratch": None, "sweep": "none", "nproc": "relative", "dedicated-uid": None}
+HARD_GRACE = 1.0  # seconds between the soft timer and the hard kill
+NOFILE = 1024
+REPORT_FD = 1023  # where the child keeps its end of the report pipe
+_WORKER_SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGQUIT", "SIGALRM", "SIGTSTP",
+                   "SIGTTIN", "SIGTTOU")
+
+
+def _encode(obj):
+    # Lone surrogates (from undecodable file names, say) become "?".
+    return json.dumps(obj, ensure_ascii=False).encode("utf-8", "replace")
+
+
+def _write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def send(obj):
+    _write_all(PROTO_OUT, _encode(obj) + b"\n")
+
+
+# --------------------------------------------------------------------------- worker
+
+def main():
+    global PROTO_IN, PROTO_OUT
+    args = sys.argv[1:]
+    for i in range(0, len(args) - 1, 2):
+        OPTS[args[i].lstrip("-")] = args[i + 1]
+    # kill(-1) is only safe inside our own PID namespace (where we are PID 2,
+    # under bwrap's init) or as a uid that belongs to this worker alone.
+    if OPTS["sweep"] == "pidns" and os.getpid() > 3:
+        OPTS["sweep"] = "none"
+    if OPTS["sweep"] == "uid" and (os.getuid() == 0 or os.geteuid() == 0
+                                   or str(os.getuid()) != OPTS.get("dedicated-uid")):
+        OPTS["sweep"] = "none"
+    PROTO_OUT = os.dup(1)
+    PROTO_IN = os.fdopen(os.dup(0), "rb")
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.close(null)
+    # The program may signal its parent; only SIGKILL/SIGSTOP can still stop
+    # the worker, and the Rust side handles those.
+    for name in _WORKER_SIGNALS:
+        if hasattr(signal, name):
+            try:
+                signal.signal(getattr(signal, name), signal.SIG_IGN)
+            except (OSError, ValueError):
+                pass
+    send({"event": "ready", "pid": os.getpid(), "uid": os.getuid(), "executable": sys.executable,
+          "sweep": OPTS["sweep"], "prefix": sys.prefix, "base_prefix": getattr(sys, "base_prefix", sys.prefix),
+          "version": "%d.%d.%d" % tuple(sys.version_info[:3])})
+    while True:
+        line = PROTO_IN.readline()
+        if not line:
+            os._exit(0)
+        req = None
+        try:
+            req = json.loads(line)
+            handle(req)
+        except BaseException as e:  # the worker must survive anything
+            try:
+                msg = "".join(traceback.format_exception(type(e), e, e.__traceback__))
+                send({"event": "error", "id": req.get("id") if isinstance(req, dict) else None,
+                      "message": "harness failure: " + msg[-4000:]})
+            except BaseException:
+                os._exit(3)
+
+
+def _preload(modules):
+    new = False
+    for m in modules or ():
+        if not isinstance(m, str) or not m or m in sys.modules:
+            continue
+        try:
+            __import__(m)
+            new = True
+        except BaseException:
+            pass
+    if new and hasattr(gc, "freeze"):
+        gc.collect()
+        gc.freeze()  # keep the imported objects' pages shared with the forks
+
+
+def _safe_relpath(rel):
+    if not isinstance(rel, str) or not rel or "\0" in rel or os.path.isabs(rel):
+        return None
+    parts = rel.replace("\\", "/").split("/")
+    if any(p == ".." for p in parts):
+        return None
+    norm = os.path.normpath(rel)
+    if norm in (".", "") or norm.startswith(".."):
+        return None
+    return norm
+
+
+def _rmtree(path):
+    def onerror(func, p, _exc):
+        try:
+            os.chmod(os.path.dirname(p) or ".", 0o700)
+            os.chmod(p, 0o700)
+            func(p)
+        except OSError:
+            pass
+    shutil.rmtree(path, onerror=onerror)
+
+
+def _count_tasks_of_uid(uid):
+    total = 0
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/status" % name) as f:
+                txt = f.read()
+        except OSError:
+            continue
+        real = threads = None
+        for ln in txt.splitlines():
+            if ln.startswith("Uid:"):
+                real = int(ln.split()[1])
+            elif ln.startswith("Threads:"):
+                threads = int(ln.split()[1])
+        if real == uid:
+            total += threads or 1
+    return total
+
+
+def _nproc_base():
+    """Tasks that already count against RLIMIT_NPROC for this uid."""
+    if OPTS["nproc"] == "dedicated":
+        try:
+            return len(os.listdir("/proc/self/task"))
+        except OSError:
+            return 1
+    try:
+        return _count_tasks_of_uid(os.getuid())
+    except OSError:
+        return 1
+
+
+def handle(req):
+    rid = int(req["id"])
+    _preload(req.get("preload"))
+    scratch = OPTS["scratch"]
+    runs = os.path.join(scratch, "runs")
+    os.makedirs(runs, exist_ok=True)
+    run_dir = os.path.join(runs, "r%d" % rid)
+    if os.path.lexists(run_dir):
+        _rmtree(run_dir)
+    os.mkdir(run_dir, 0o755)
+    try:
+        for res in req.get("resources") or ():
+            rel = _safe_relpath(res.get("path"))
+            if rel is None:
+                raise ValueError("invalid resource path %r" % (res.get("path"),))
+            dest = os.path.join(run_dir, rel)
+            parent = os.path.dirname(dest)
+            if parent:
+                os.makedirs(parent, exist_ok=True)
+            with open(dest, "wb") as f:
+                f.write(base64.b64decode(res.get("data", "")))
+        prog = os.path.join(run_dir, "program.py")
+        with open(prog, "w", encoding="utf-8", newline="") as f:
+            f.write(req["program"])
+        limits = req.get("limits") or {}
+        nproc = _nproc_base() + 1 + int(limits.get("processes", 64))
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except BaseException:
+                pass
+        r_fd, w_fd = os.pipe()
+        t0 = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                child(req, run_dir, prog, r_fd, w_fd, nproc)
+            finally:
+                os._exit(70)
+        os.close(w_fd)
+        try:
+            os.setpgid(pid, pid)
+        except OSError:
+            pass
+        try:
+            send({"event": "started", "id": rid, "pid": pid})
+            out = supervise(pid, r_fd, t0, req)
+        finally:
+            cleanup_processes(pid)
+            os.close(r_fd)
+        cap = int(limits.get("output_bytes", 65536))
+        out["stdout"] = _read_head(os.path.join(run_dir, "..stdout"), cap)
+        out["stderr"] = _read_head(os.path.join(run_dir, "..stderr"), cap)
+        out["event"] = "result"
+        out["id"] = rid
+        send(out)
+    finally:
+        _rmtree(run_dir)
+        _clean_scratch(scratch)
+
+
+def _clean_scratch(scratch):
+    """Forget whatever the program left in HOME/TMPDIR (= the scratch root)."""
+    try:
+        names = os.listdir(scratch)
+    except OSError:
+        return
+    for name in names:
+        if name in ("runs", ".mpl"):
+            continue
+        p = os.path.join(scratch, name)
+        try:
+            if os.path.isdir(p) and not os.path.islink(p):
+                _rmtree(p)
+            else:
+                os.unlink(p)
+        except OSError:
+            pass
+
+
+def _read_head(path, cap):
+    try:
+        with open(path, "rb") as f:
+            data = f.read(cap)
+    except OSError:
+        return ""
+    return data.decode("utf-8", "replace")
+
+
+def supervise(pid, r_fd, t0, req):
+    timeout = float(req.get("timeout", 10.0))
+    hard = t0 + timeout + float(req.get("hard_grace", HARD_GRACE))
+    chunks = []
+    pidfd = None
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    watch = [r_fd] + ([pidfd] if pidfd is not None else [])
+    status = rusage = None
+    hard_killed = False
+    try:
+        while True:
+            wpid, st, ru = os.wait4(pid, os.WNOHANG)
+            if wpid == pid:
+                status, rusage = st, ru
+                break
+            now = time.monotonic()
+            if now >= hard:
+                hard_killed = True
+                _killpg(pid)
+                _, status, rusage = os.wait4(pid, 0)
+                break
+            wait = hard - now
+            if pidfd is None:
+                wait = min(wait, 0.005)
+            try:
+                ready, _, _ = select.select(watch, [], [], wait)
+            except InterruptedError:
+                continue
+            if r_fd in ready:
+                data = os.read(r_fd, 1 << 16)
+                if data:
+                    chunks.append(data)
+                else:
+                    watch.remove(r_fd)
+                    if not watch:  # no pidfd: poll the child
+                        time.sleep(0.002)
+    finally:
+        if pidfd is not None:
+            os.close(pidfd)
+    duration = time.monotonic() - t0
+    # The child wrote its whole report before exiting: drain what is buffered.
+    os.set_blocking(r_fd, False)
+    while True:
+        try:
+            data = os.read(r_fd, 1 << 16)
+        except (BlockingIOError, InterruptedError):
+            break
+        if not data:
+            break
+        chunks.append(data)
+    report = None
+    if chunks:
+        try:
+            report = json.loads(b"".join(chunks).decode("utf-8", "replace"))
+        except ValueError:
+            report = None
+    if not isinstance(report, dict) or report.get("status") not in ("completed", "raised", "timeout", "limit"):
+        report = _no_report(status, rusage, hard_killed, timeout, req.get("limits") or {})
+    report["duration"] = duration
+    return report
+
+
+_CRASH_SIGNALS = {"SIGSEGV", "SIGBUS", "SIGABRT", "SIGFPE", "SIGILL", "SIGSYS", "SIGTRAP"}
+
+
+def _empty(status, limit=None, exception=None):
+    return {"status": status, "hit": [], "completed": [], "counts": {}, "values": {},
+            "exception": exception, "limit": limit}
+
+
+def _exc_stub(type_name, message):
+    return {"type_name": type_name, "message": message, "line": None, "name": None, "obj_type": None,
+            "key": None, "module": None, "path": None, "bases": [type_name]}
+
+
+def _no_report(status, rusage, hard_killed, timeout, limits):
+    """The child died without a report: say why from its wait status."""
+    if hard_killed:
+        return _empty("timeout", "timed out after %gs and was killed: it did not react to the timer "
+                                 "(stuck in native code?); no trace is available" % timeout)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = "signal %d" % sig
+        cpu = (rusage.ru_utime + rusage.ru_stime) if rusage is not None else 0.0
+        cpu_limit = float(limits.get("cpu_seconds", 30))
+        if name == "SIGXCPU" or (name == "SIGKILL" and cpu >= cpu_limit):
+            return _empty("limit", "CPU time limit (%gs) exceeded: killed by %s" % (cpu_limit, name))
+        if name == "SIGKILL":
+            return _empty("limit", "killed by SIGKILL (most likely memory exhaustion: the memory limit or the "
+                                   "system's out-of-memory killer)")
+        if name == "SIGXFSZ":
+            return _empty("limit", "file size limit exceeded: killed by SIGXFSZ")
+        if name in _CRASH_SIGNALS:
+            return _empty("limit", "crashed with %s (in native code; possibly the memory limit)" % name)
+        return _empty("raised", None, _exc_stub("Signal", "the program was terminated by %s" % name))
+    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
+    return _empty("raised", None, _exc_stub(
+        "SystemExit", "the process ended with exit status %d before it could report (os._exit or a "
+                      "crash of the harness)" % code))
+
+
+def _killpg(pgid):
+    for i in range(50):
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            return
+        if i:
+            time.sleep(0.001)
+
+
+def _reap():
+    while True:
+        try:
+            wpid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if wpid == 0:
+            return
+
+
+def cleanup_processes(pgid):
+    """Kill the run's process group and anything else the program started."""
+    _killpg(pgid)
+    _reap()
+    safe = ((OPTS["sweep"] == "pidns" and os.getpid() <= 3)
+            or (OPTS["sweep"] == "uid" and os.getuid() != 0 and os.geteuid() != 0))
+    if safe:
+        # Inside our own PID namespace, or as a uid that belongs to this worker
+        # alone, kill(-1) reaches exactly the program's leftovers (never the
+        # caller, never PID 1).
+        for i in range(200):
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                break
+            except PermissionError:
+                break
+            _reap()
+            if not _others_alive():
+                break
+            time.sleep(0.001)
+
+
+def _others_alive():
+    me = os.getpid()
+    uid = os.getuid()
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        pid = int(name)
+        if pid == me or pid == 1:
+            continue
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                txt = f.read()
+        except OSError:
+            continue
+        state = ""
+        uids = ()
+        for ln in txt.splitlines():
+            if ln.startswith("State:"):
+                state = ln.split()[1]
+            elif ln.startswith("Uid:"):
+                uids = [int(x) for x in ln.split()[1:4]]
+        if state in ("Z", "X"):
+            continue
+        if OPTS["sweep"] == "uid" and uid not in uids:
+            continue
+        if OPTS["sweep"] == "pidns" and uids and uid not in uids:
+            continue
+        return True
+    return False
+
+
+# --------------------------------------------------------------------------- child
+
+def _setlimit(res, soft, hard=None):
+    try:
+        cur_soft, cur_hard = resource.getrlimit(res)
+        hard = soft if hard is None else hard
+        if cur_hard != resource.RLIM_INFINITY:
+            hard = min(hard, cur_hard)
+        resource.setrlimit(res, (min(soft, hard), hard))
+    except (ValueError, OSError):
+        pass
+
+
+def _qualname(cls):
+    mod = getattr(cls, "__module__", None)
+    qn = getattr(cls, "__qualname__", None) or cls.__name__
+    return qn if mod in (None, "builtins") else "%s.%s" % (mod, qn)
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 80
+for _attr in ("maxlist", "maxtuple", "maxset", "maxfrozenset", "maxdict", "maxdeque", "maxarray"):
+    setattr(_REPR, _attr, 12)
+
+
+def _short_repr(v, limit=80):
+    t = type(v)
+    if t in (list, tuple, set, frozenset, dict) and len(v) > 50:
+        s = _REPR.repr(v)
+    elif t in (str, bytes, bytearray) and len(v) > 4 * limit:
+        s = repr(v[: 4 * limit])
+    else:
+        s = repr(v)
+    if not isinstance(s, str):
+        s = str(s)
+    if len(s) > limit:
+        s = s[: limit - 3] + "..."
+    return s
+
+
+def _safe_str(e, limit=1000):
+    try:
+        s = str(e)
+    except BaseException:
+        s = "<str() failed>"
+    return s[:limit]
+
+
+def exception_info(e, path):
+    t = type(e)
+    info = {"type_name": _qualname(t), "message": _safe_str(e), "line": None, "name": None,
+            "obj_type": None, "key": None, "module": None, "path": None,
+            "bases": [_qualname(c) for c in t.__mro__]}
+    tb = e.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == path:
+            info["line"] = tb.tb_lineno
+        tb = tb.tb_next
+    if info["line"] is None and isinstance(e, SyntaxError) and e.filename == path:
+        info["line"] = e.lineno
+    try:
+        if isinstance(e, (NameError, AttributeError)):
+            name = getattr(e, "name", None)
+            info["name"] = name if isinstance(name, str) else None
+        if isinstance(e, AttributeError) and info["name"] is not None and hasattr(e, "obj"):
+            info["obj_type"] = type(e.obj).__name__
+        if isinstance(e, ImportError):
+            mod = e.name if isinstance(e.name, str) else None
+            info["module"] = mod
+            info["name"] = mod
+            msg = info["message"]
+            if not isinstance(e, ModuleNotFoundError) and msg.startswith("cannot import name '"):
+                info["name"] = msg[len("cannot import name '"):].split("'", 1)[0]
+        if isinstance(e, (KeyError, IndexError)) and e.args:
+            info["key"] = _short_repr(e.args[0], 200)
+        if isinstance(e, OSError) and e.filename is not None:
+            fn = e.filename
+            info["path"] = os.fsdecode(fn) if isinstance(fn, (str, bytes)) else str(fn)
+    except BaseException:
+        pass
+    return info
+
+
+def limit_of(e, limits):
+    """Which resource limit an exception reveals, in words (None if none)."""
+    if isinstance(e, MemoryError):
+        return "memory limit (%d MiB of address space): MemoryError" % (int(limits.get("memory_bytes", 0)) >> 20)
+    if isinstance(e, OSError):
+        if e.errno == errno.EFBIG:
+            return "file size limit (%d MiB): the output or a file grew too large" % (
+                int(limits.get("file_bytes", 0)) >> 20)
+        if e.errno == errno.EAGAIN and isinstance(e, BlockingIOError):
+            return "process limit (%d processes): a process could not be created (EAGAIN)" % int(
+                limits.get("processes", 0))
+        if e.errno == errno.EMFILE:
+            return "open files limit (%d descriptors)" % NOFILE
+    if isinstance(e, RuntimeError) and "can't start new thread" in _safe_str(e):
+        return "process limit (%d processes, threads included): a thread could not be started" % int(
+            limits.get("processes", 0))
+    return None
+
+
+def child(req, run_dir, prog, r_fd, w_fd, nproc):
+    me = os.getpid()
+    try:
+        os.setpgid(0, 0)
+    except OSError:
+        pass
+    for name in _WORKER_SIGNALS:
+        if hasattr(signal, name):
+            try:
+                signal.signal(getattr(signal, name), signal.SIG_DFL)
+            except (OSError, ValueError):
+                pass
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    os.close(r_fd)
+    os.close(PROTO_OUT)
+    os.close(PROTO_IN.fileno())
+    report_fd = os.dup2(w_fd, REPORT_FD, inheritable=False) if w_fd != REPORT_FD else w_fd
+    if w_fd != REPORT_FD:
+        os.close(w_fd)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    for fd, name in ((1, "..stdout"), (2, "..stderr")):
+        f = os.open(os.path.join(run_dir, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.dup2(f, fd)
+        os.close(f)
+    os.chdir(run_dir)
+    limits = req.get("limits") or {}
+    mem = int(limits.get("memory_bytes", 4 << 30))
+    cpu = int(limits.get("cpu_seconds", 30))
+    _setlimit(resource.RLIMIT_CORE, 0)
+    _setlimit(resource.RLIMIT_AS, mem)
+    _setlimit(resource.RLIMIT_CPU, cpu, cpu + 1)
+    _setlimit(resource.RLIMIT_FSIZE, int(limits.get("file_bytes", 64 << 20)))
+    _setlimit(resource.RLIMIT_NOFILE, NOFILE)
+    _setlimit(resource.RLIMIT_NPROC, nproc)
+    sys.argv = [prog]
+    if sys.path:
+        sys.path[0] = run_dir
+    else:
+        sys.path.insert(0, run_dir)
+
+    # ---- the tracer: the rule of shared/bench/measure.py, plus counts and probes
+    path = prog
+    hit_counts = {}
+    done_lines = set()
+    probes = {}
+    for k, names in (req.get("probes") or {}).items():
+        probes[int(k)] = [n for n in names if isinstance(n, str)]
+    values = {}
+
+    def probe(frame, line):
+        seen = values.setdefault(line, {})
+        names = probes[line]
+        if len(seen) >= len(names):
+            return
+        try:
+            loc = frame.f_locals
+        except BaseException:
+            return
+        code = frame.f_code
+        for n in names:
+            if n in seen:
+                continue
+            try:
+                if n in loc:
+                    v = loc[n]
+                elif n not in code.co_varnames and n not in code.co_cellvars and n in frame.f_globals:
+                    v = frame.f_globals[n]
+                else:
+                    continue
+            except BaseException:
+                continue
+            try:
+                seen[n] = _short_repr(v)
+            except BaseException as e:
+                seen[n] = "<repr failed: %s>" % type(e).__name__
+
+    class FrameTrace:
+        __slots__ = ("last",)
+
+        def __init__(self):
+            self.last = None
+
+        def __call__(self, frame, event, arg):
+            if event == "line":
+                last = self.last
+                if last is not None:
+                    done_lines.add(last)
+                    if last in probes:
+                        probe(frame, last)
+                ln = frame.f_lineno
+                self.last = ln
+                hit_counts[ln] = hit_counts.get(ln, 0) + 1
+            elif event == "exception":
+                self.last = None          # the statement that raised did not complete
+            elif event == "return":
+                last = self.last
+                if last is not None:
+                    done_lines.add(last)
+                    if last in probes:
+                        probe(frame, last)
+                self.last = None
+            return self
+
+    def tr(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename == path:
+            return FrameTrace()
+        return None
+
+    # Address space released before reporting, so that a MemoryError leaves
+    # room to build the report (an untouched mapping costs no page faults).
+    ballast = []
+    try:
+        ballast.append(mmap.mmap(-1, 16 << 20))
+    except (OSError, ValueError):
+        pass
+
+    def finish(status, exc=None, limit=None):
+        sys.settrace(None)
+        if os.getpid() != me:
+            os._exit(0)  # a process the program forked: never report
+        for m in ballast:
+            m.close()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except BaseException:
+                pass
+        counts = dict(hit_counts)
+        done = sorted(done_lines)
+        vals = {}
+        for line, seen in list(values.items()):
+            names = probes.get(line, ())
+            row = [[n, seen[n]] for n in names if n in seen]
+            if row:
+                vals[str(line)] = row
+        rep = {"status": status, "hit": sorted(counts), "completed": done,
+               "counts": {str(k): v for k, v in counts.items()}, "values": vals,
+               "exception": exc, "limit": limit}
+        try:
+            _write_all(report_fd, _encode(rep))
+        except BaseException:
+            pass
+        os._exit(0)
+
+    timeout = float(req.get("timeout", 10.0))
+
+    def on_alarm(signum, frame):
+        finish("timeout", limit="timed out after %gs" % timeout)
+
+    def on_xcpu(signum, frame):
+        finish("limit", limit="CPU time limit (%ds) exceeded" % cpu)
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    signal.signal(signal.SIGXCPU, on_xcpu)
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            src = f.read()
+        code = compile(src, path, "exec")
+    except BaseException as e:
+        _print_exception(e, path)
+        finish("raised", exception_info(e, path), limit_of(e, limits))
+    g = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
+    signal.setitimer(signal.ITIMER_REAL, max(timeout, 0.001))
+    sys.settrace(tr)
+    threading.settrace(tr)
+    try:
+        exec(code, g)
+        sys.settrace(None)
+        finish("completed")
+    except SystemExit as e:
+        sys.settrace(None)
+        if e.code in (None, 0):
+            finish("completed")
+        info = exception_info(e, path)
+        finish("raised", info)
+    except BaseException as e:
+        sys.settrace(None)
+        info = exception_info(e, path)
+        lim = limit_of(e, limits)
+        if isinstance(e, MemoryError):
+            e = None
+            g.clear()
+            gc.collect()
+        else:
+            _print_exception(e, path)
+        finish("limit" if lim else "raised", info, lim)
+
+
+def _print_exception(e, path):
+    """Write the traceback to the program's stderr, from its first own frame."""
+    try:
+        tb = e.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename != path:
+            tb = tb.tb_next
+        lines = traceback.format_exception(type(e), e, tb)
+        if tb is None and not isinstance(e, SyntaxError):
+            lines = traceback.format_exception_only(type(e), e)
+        sys.stderr.write("".join(lines))
+    except BaseException:
+        pass
+
+
+if __name__ == "__main__":
+    main()

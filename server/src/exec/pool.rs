@@ -1,0 +1,219 @@
+//! A pool of warm workers for one interpreter.
+
+use super::sandbox::{self, SandboxPlan, UidLease};
+use super::types::*;
+use super::worker::{Attempt, Worker};
+use super::ExecConfig;
+use std::collections::BTreeSet;
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+
+const HARNESS: &str = include_str!("harness.py");
+
+/// Runs programs in up to `max_workers` sandboxed worker processes of one
+/// interpreter. Cheap to share (`Send + Sync`): each `run` takes an idle
+/// worker, starts one if fewer than `max_workers` exist, or waits for one.
+/// With `warm: false` every run gets a fresh worker process. Dropping the
+/// pool kills every worker and all their processes.
+pub struct WorkerPool {
+    cfg: ExecConfig,
+    plan: SandboxPlan,
+    harness: PathBuf,
+    /// Dedicated uid of each slot (root), or None (our own uid).
+    slot_uids: Vec<Option<u32>>,
+    state: Mutex<State>,
+    freed: Condvar,
+    spawned: AtomicU64,
+    /// Preload modules that made a worker die or hang: not preloaded again.
+    bad_preload: Mutex<BTreeSet<String>>,
+    containment: Containment,
+    // Dropped after the workers (see Drop): the scratch roots live in `dir`,
+    // and the uids stay reserved until their processes are gone.
+    _leases: Vec<UidLease>,
+    dir: tempfile::TempDir,
+}
+
+struct State {
+    idle: Vec<Worker>,
+    free_slots: Vec<usize>,
+}
+
+impl WorkerPool {
+    /// Probe the interpreter, plan the sandbox and start one worker to prove
+    /// that it works. Fails with [`ExecError::Spawn`] when the interpreter
+    /// does not exist or cannot start (inside the sandbox).
+    pub fn new(config: ExecConfig) -> Result<Self, ExecError> {
+        let mut cfg = config;
+        cfg.max_workers = cfg.max_workers.max(1);
+        let plan = SandboxPlan::new(&cfg)?;
+        let dir = tempfile::Builder::new().prefix("runnable-exec-").tempdir_in(pool_base()).map_err(ExecError::Scratch)?;
+        // Workers run as other uids: they must traverse (not list) the pool dir.
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o711)).map_err(ExecError::Scratch)?;
+        let harness = dir.path().join("harness.py");
+        fs::write(&harness, HARNESS).map_err(ExecError::Scratch)?;
+        fs::set_permissions(&harness, fs::Permissions::from_mode(0o644)).map_err(ExecError::Scratch)?;
+        let leases = if plan.root {
+            sandbox::lease_uids(cfg.max_workers).map_err(|e| ExecError::Spawn(cfg.python.clone(), e))?
+        } else {
+            Vec::new()
+        };
+        let slot_uids: Vec<Option<u32>> = if plan.root {
+            leases.iter().map(|l| Some(l.uid)).collect()
+        } else {
+            vec![None; cfg.max_workers]
+        };
+        let containment = plan.containment(slot_uids.first().copied().flatten());
+        let pool = WorkerPool {
+            state: Mutex::new(State { idle: Vec::new(), free_slots: (0..cfg.max_workers).rev().collect() }),
+            cfg,
+            plan,
+            harness,
+            slot_uids,
+            freed: Condvar::new(),
+            spawned: AtomicU64::new(0),
+            bad_preload: Mutex::new(BTreeSet::new()),
+            containment,
+            _leases: leases,
+            dir,
+        };
+        let first = pool.acquire()?;
+        pool.release(first);
+        Ok(pool)
+    }
+
+    pub fn config(&self) -> &ExecConfig {
+        &self.cfg
+    }
+
+    /// The interpreter the workers actually run (the probe's `sys.executable`,
+    /// e.g. a pyenv shim resolved to the real binary).
+    pub fn interpreter(&self) -> &Path {
+        &self.plan.interp.executable
+    }
+
+    /// The interpreter's version, e.g. "3.11.7".
+    pub fn python_version(&self) -> &str {
+        &self.plan.interp.version
+    }
+
+    /// The dedicated uids of the pool's worker slots (empty unless running as root).
+    pub fn worker_uids(&self) -> Vec<u32> {
+        self.slot_uids.iter().flatten().copied().collect()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn spawn(&self, slot: usize) -> Result<Worker, ExecError> {
+        let n = self.spawned.fetch_add(1, Ordering::Relaxed);
+        let scratch = self.dir.path().join(format!("w{slot}-{n}"));
+        let log = self.dir.path().join(format!("w{slot}-{n}.log"));
+        Worker::spawn(&self.plan, &self.harness, scratch, log, slot, self.slot_uids[slot])
+    }
+
+    /// An idle live worker, a new one in a free slot, or wait for either.
+    fn acquire(&self) -> Result<Worker, ExecError> {
+        let mut st = self.lock();
+        loop {
+            let mut dead = Vec::new();
+            let mut found = None;
+            while let Some(mut w) = st.idle.pop() {
+                if w.is_alive() {
+                    found = Some(w);
+                    break;
+                }
+                dead.push(w);
+            }
+            if !dead.is_empty() {
+                drop(st);
+                let slots: Vec<usize> = dead.iter().map(|w| w.slot).collect();
+                drop(dead); // kills and sweeps, outside the lock
+                st = self.lock();
+                st.free_slots.extend(slots);
+            }
+            if let Some(w) = found {
+                return Ok(w);
+            }
+            if let Some(slot) = st.free_slots.pop() {
+                drop(st);
+                return self.spawn(slot).inspect_err(|_| {
+                    self.lock().free_slots.push(slot);
+                    self.freed.notify_one();
+                });
+            }
+            st = self.freed.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn release(&self, mut w: Worker) {
+        if self.cfg.warm && w.is_alive() {
+            self.lock().idle.push(w);
+        } else {
+            let slot = w.slot;
+            drop(w);
+            self.lock().free_slots.push(slot);
+        }
+        self.freed.notify_one();
+    }
+
+    fn usable_preload(&self, req: &RunRequest) -> Vec<String> {
+        let bad = self.bad_preload.lock().unwrap_or_else(|e| e.into_inner());
+        req.preload.iter().filter(|m| !bad.contains(*m)).cloned().collect()
+    }
+}
+
+impl Executor for WorkerPool {
+    fn run(&self, req: &RunRequest) -> Result<RunOutcome, ExecError> {
+        for r in &req.resources {
+            sandbox::validate_resource_path(&r.path)?;
+        }
+        let mut preload = self.usable_preload(req);
+        let mut tries = 0;
+        loop {
+            let mut w = self.acquire()?;
+            let attempt = w.run(req, &self.cfg.limits, &preload);
+            self.release(w);
+            match attempt {
+                Attempt::Ran(res) => return res,
+                Attempt::NotStarted { error, preload: blame_preload } => {
+                    tries += 1;
+                    if blame_preload {
+                        self.bad_preload.lock().unwrap_or_else(|e| e.into_inner()).extend(preload.drain(..));
+                    }
+                    if tries >= 2 {
+                        return Err(error);
+                    }
+                }
+            }
+        }
+    }
+
+    fn containment(&self) -> Containment {
+        self.containment.clone()
+    }
+}
+
+impl Drop for WorkerPool {
+    fn drop(&mut self) {
+        let idle = std::mem::take(&mut self.lock().idle);
+        drop(idle);
+    }
+}
+
+/// Where pools put their scratch roots: the temp dir, unless (as root) the
+/// worker uids could not traverse it.
+fn pool_base() -> PathBuf {
+    let t = std::env::temp_dir();
+    if sandbox::is_root() {
+        use std::os::unix::fs::MetadataExt;
+        let blocked = t.ancestors().any(|a| fs::metadata(a).map(|m| m.mode() & 0o001 == 0).unwrap_or(true));
+        if blocked {
+            return PathBuf::from("/tmp");
+        }
+    }
+    t
+}

@@ -1,0 +1,653 @@
+//! How a worker process is started: bubblewrap, an unprivileged uid, a clean
+//! environment.
+//!
+//! Layers, each used when available (see `shared/notes/sandbox.md`):
+//! - bubblewrap: read-only root, private `/tmp`, `/dev`, `/proc`, no network,
+//!   own PID namespace, new session; only the worker's scratch directory is
+//!   writable.
+//! - an unprivileged uid when we run as root (RLIMIT_NPROC does not apply to
+//!   uid 0): each worker of a pool gets its own uid from a range, leased with
+//!   a lock file so that two pools (or two processes) never share one.
+//! - rlimits, set by the harness in each run's child.
+
+use super::types::{Containment, ExecError};
+use super::{ExecConfig, SandboxMode};
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::io::AsRawFd;
+use std::os::unix::process::CommandExt;
+use std::path::{Component, Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// First uid handed to workers when running as root.
+pub const UID_BASE: u32 = 60000;
+/// How many uids above [`UID_BASE`] may be used (stays below systemd's
+/// DynamicUser range 61184-65519).
+pub const UID_SPAN: u32 = 1000;
+
+/// What `sys` says about the interpreter, asked once, outside the sandbox.
+#[derive(Debug, Clone, Deserialize)]
+pub(crate) struct InterpreterInfo {
+    pub executable: PathBuf,
+    pub prefix: String,
+    pub base_prefix: String,
+    pub exec_prefix: String,
+    pub base_exec_prefix: String,
+    pub path: Vec<PathBuf>,
+    pub version: String,
+}
+
+const PROBE: &str = "import sys, json\n\
+print(json.dumps({'executable': sys.executable, 'prefix': sys.prefix,\n\
+ 'base_prefix': getattr(sys, 'base_prefix', sys.prefix), 'exec_prefix': sys.exec_prefix,\n\
+ 'base_exec_prefix': getattr(sys, 'base_exec_prefix', sys.exec_prefix),\n\
+ 'path': [p for p in sys.path if p], 'version': '%d.%d.%d' % tuple(sys.version_info[:3])}))\n";
+
+fn spawn_error(python: &Path, msg: impl Into<String>) -> ExecError {
+    ExecError::Spawn(python.to_path_buf(), io::Error::other(msg.into()))
+}
+
+/// Wait for `child` at most `limit`; kill it when it takes longer.
+pub(crate) fn wait_with_timeout(child: &mut Child, limit: Duration) -> io::Result<Option<ExitStatus>> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(st) = child.try_wait()? {
+            return Ok(Some(st));
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(None);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Ask the interpreter where it lives. Runs with the caller's environment
+/// minus `PYTHON*` variables, so that a pyenv shim still resolves.
+pub(crate) fn probe_interpreter(python: &Path) -> Result<InterpreterInfo, ExecError> {
+    let mut cmd = Command::new(python);
+    cmd.args(["-s", "-c", PROBE]).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, _) in std::env::vars_os() {
+        if k.to_string_lossy().starts_with("PYTHON") {
+            cmd.env_remove(k);
+        }
+    }
+    let mut child = cmd.spawn().map_err(|e| ExecError::Spawn(python.to_path_buf(), e))?;
+    let status = wait_with_timeout(&mut child, Duration::from_secs(60))
+        .map_err(|e| ExecError::Spawn(python.to_path_buf(), e))?
+        .ok_or_else(|| spawn_error(python, "the interpreter did not answer within 60 s"))?;
+    let mut out = String::new();
+    let mut err = String::new();
+    if let Some(mut s) = child.stdout.take() {
+        let _ = s.read_to_string(&mut out);
+    }
+    if let Some(mut s) = child.stderr.take() {
+        let _ = s.read_to_string(&mut err);
+    }
+    if !status.success() {
+        return Err(spawn_error(python, format!("it exited with {status}: {}", tail(&err, 1500))));
+    }
+    let info: InterpreterInfo = serde_json::from_str(out.trim())
+        .map_err(|e| spawn_error(python, format!("unexpected answer to the probe ({e}): {}", tail(&out, 500))))?;
+    let mut parts = info.version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    let (major, minor) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    if (major, minor) < (3, 8) {
+        return Err(spawn_error(python, format!("Python {} is too old (3.8 or newer is needed)", info.version)));
+    }
+    Ok(info)
+}
+
+pub(crate) fn tail(s: &str, n: usize) -> String {
+    let s = s.trim();
+    if s.len() <= n {
+        return s.to_string();
+    }
+    let mut start = s.len() - n;
+    while !s.is_char_boundary(start) {
+        start += 1;
+    }
+    format!("...{}", &s[start..])
+}
+
+pub(crate) fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The resolved way to start workers for one interpreter.
+#[derive(Debug)]
+pub(crate) struct SandboxPlan {
+    pub interp: InterpreterInfo,
+    /// bubblewrap, when it is used.
+    bwrap: Option<PathBuf>,
+    setpriv: Option<PathBuf>,
+    /// We run as root: workers get dedicated unprivileged uids.
+    pub root: bool,
+    /// (no bwrap, root) The interpreter is under a directory the worker uid
+    /// cannot traverse: keep CAP_DAC_READ_SEARCH so it can still be read.
+    caps: bool,
+    /// (bwrap) Directories the worker uid cannot traverse that lead to the
+    /// interpreter: replaced by an empty tmpfs in the sandbox.
+    hidden: Vec<PathBuf>,
+    /// (bwrap) Interpreter directories to bind read-only because they are
+    /// under a tmpfs (`/tmp` or `hidden`).
+    interp_binds: Vec<PathBuf>,
+    note: Option<String>,
+}
+
+impl SandboxPlan {
+    pub fn new(cfg: &ExecConfig) -> Result<SandboxPlan, ExecError> {
+        let interp = probe_interpreter(&cfg.python)?;
+        let root = is_root();
+        let mut why_not = None;
+        let bwrap = match cfg.sandbox {
+            SandboxMode::Off => {
+                why_not = Some("the sandbox is turned off".to_string());
+                None
+            }
+            SandboxMode::Auto => match which::which("bwrap") {
+                Ok(p) => match bwrap_works(&p) {
+                    Ok(()) => Some(p),
+                    Err(e) => {
+                        why_not = Some(format!("bubblewrap is installed but cannot create a sandbox here ({e})"));
+                        None
+                    }
+                },
+                Err(_) => {
+                    why_not = Some("bubblewrap (bwrap) is not installed".to_string());
+                    None
+                }
+            },
+        };
+        let setpriv = if root { which::which("setpriv").ok() } else { None };
+        let paths = minimal(interpreter_paths(&interp));
+        let blocked = if root { minimal(blocking_ancestors(&paths)) } else { Vec::new() };
+        let tmp = Path::new("/tmp");
+        let (hidden, interp_binds, caps) = if bwrap.is_some() {
+            let hidden: Vec<PathBuf> = blocked.iter().filter(|a| !a.starts_with(tmp)).cloned().collect();
+            let binds = paths
+                .iter()
+                .filter(|p| p.starts_with(tmp) || hidden.iter().any(|h| p.starts_with(h)))
+                .cloned()
+                .collect();
+            (hidden, binds, false)
+        } else {
+            (Vec::new(), Vec::new(), root && !blocked.is_empty())
+        };
+        let note = why_not.map(|why| {
+            let mut n = format!("{why}: programs run without filesystem or network isolation");
+            if root {
+                n.push_str(", as an unprivileged uid and under resource limits only");
+                if caps {
+                    n.push_str(&format!(
+                        "; they can also read every file on the machine, because the interpreter lives under {} \
+                         which that uid cannot otherwise reach",
+                        blocked[0].display()
+                    ));
+                }
+                if setpriv.is_none() {
+                    n.push_str(" (setpriv is missing: the uid is dropped directly)");
+                }
+            } else {
+                n.push_str(", as your own user under resource limits only");
+            }
+            n
+        });
+        Ok(SandboxPlan { interp, bwrap, setpriv, root, caps, hidden, interp_binds, note })
+    }
+
+    pub fn uses_bwrap(&self) -> bool {
+        self.bwrap.is_some()
+    }
+
+    pub fn containment(&self, first_uid: Option<u32>) -> Containment {
+        let uid = if self.root {
+            first_uid
+        } else {
+            // SAFETY: getuid has no preconditions.
+            Some(unsafe { libc::getuid() })
+        };
+        Containment { bubblewrap: self.bwrap.is_some(), unprivileged_uid: uid, note: self.note.clone() }
+    }
+
+    /// The command that starts one worker. `uid` is the dedicated uid when
+    /// running as root.
+    pub fn command(&self, harness: &Path, scratch: &Path, uid: Option<u32>) -> Command {
+        let sweep = if self.bwrap.is_some() {
+            "pidns"
+        } else if uid.is_some() {
+            "uid"
+        } else {
+            "none"
+        };
+        let nproc = if uid.is_some() { "dedicated" } else { "relative" };
+        let mut argv: Vec<OsString> = Vec::new();
+        if let Some(bwrap) = &self.bwrap {
+            argv.push(bwrap.into());
+            let mut m = Mounts::default();
+            m.raw(&["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
+            m.tmpfs(Path::new("/dev/shm"), "1777");
+            m.tmpfs(Path::new("/tmp"), "0755");
+            for h in &self.hidden {
+                m.tmpfs(h, "0755");
+            }
+            for p in &self.interp_binds {
+                m.bind(p, false);
+            }
+            m.bind(harness, false);
+            m.bind(scratch, true);
+            // The private /tmp stays empty: without this, a non-root user
+            // (who owns the tmpfs in its user namespace) could fill it.
+            m.raw(&["--remount-ro", "/tmp"]);
+            argv.extend(m.args);
+            for a in [
+                "--unshare-net",
+                "--unshare-pid",
+                "--unshare-ipc",
+                "--unshare-uts",
+                "--new-session",
+                "--die-with-parent",
+                "--chdir",
+            ] {
+                argv.push(a.into());
+            }
+            argv.push(scratch.into());
+            argv.push("--".into());
+        }
+        let mut direct_drop = None;
+        if let Some(u) = uid {
+            match &self.setpriv {
+                Some(sp) => {
+                    argv.push(sp.into());
+                    argv.push(format!("--reuid={u}").into());
+                    argv.push(format!("--regid={u}").into());
+                    argv.push("--clear-groups".into());
+                    argv.push("--nnp".into());
+                    if self.caps {
+                        argv.push("--inh-caps=+dac_read_search".into());
+                        argv.push("--ambient-caps=+dac_read_search".into());
+                    }
+                    argv.push("--".into());
+                }
+                None => direct_drop = Some(u),
+            }
+        }
+        argv.push(self.interp.executable.clone().into());
+        argv.push("-s".into());
+        argv.push("-B".into());
+        argv.push(harness.into());
+        for (k, v) in [("--scratch", scratch.as_os_str()), ("--sweep", sweep.as_ref()), ("--nproc", nproc.as_ref())] {
+            argv.push(k.into());
+            argv.push(v.into());
+        }
+        if let Some(u) = uid {
+            argv.push("--dedicated-uid".into());
+            argv.push(u.to_string().into());
+        }
+        let mut cmd = Command::new(&argv[0]);
+        cmd.args(&argv[1..]).env_clear().envs(self.env(scratch)).current_dir(scratch);
+        if self.bwrap.is_none() {
+            let drop_to = direct_drop;
+            // SAFETY: the closure only calls async-signal-safe functions
+            // (setsid, setgroups, setresgid, setresuid, prctl).
+            unsafe {
+                cmd.pre_exec(move || {
+                    // A new session: no controlling terminal to inject input into.
+                    if libc::setsid() < 0 {
+                        return Err(io::Error::last_os_error());
+                    }
+                    if let Some(u) = drop_to {
+                        if libc::setgroups(0, std::ptr::null()) != 0
+                            || libc::setresgid(u, u, u) != 0
+                            || libc::setresuid(u, u, u) != 0
+                            || libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+                        {
+                            return Err(io::Error::last_os_error());
+                        }
+                    }
+                    Ok(())
+                });
+            }
+        }
+        cmd
+    }
+
+    /// The worker's whole environment.
+    fn env(&self, scratch: &Path) -> Vec<(OsString, OsString)> {
+        let bin = self.interp.executable.parent().map(|p| p.to_path_buf()).unwrap_or_default();
+        let mut path = bin.into_os_string();
+        path.push(":/usr/bin:/bin");
+        let s = scratch.as_os_str().to_owned();
+        let mut v: Vec<(OsString, OsString)> = vec![
+            ("PATH".into(), path),
+            ("HOME".into(), s.clone()),
+            ("TMPDIR".into(), s),
+            ("MPLCONFIGDIR".into(), scratch.join(".mpl").into_os_string()),
+        ];
+        for (k, val) in [
+            ("LANG", "C.UTF-8"),
+            ("MPLBACKEND", "Agg"),
+            ("PYTHONDONTWRITEBYTECODE", "1"),
+            ("PYTHONHASHSEED", "0"),
+            ("OPENBLAS_NUM_THREADS", "1"),
+            ("OMP_NUM_THREADS", "1"),
+            ("MKL_NUM_THREADS", "1"),
+        ] {
+            v.push((k.into(), val.into()));
+        }
+        v
+    }
+}
+
+/// bwrap arguments for mounts, creating traversable (0755) directories on
+/// the way to a bind destination inside a tmpfs (bwrap would make them 0700).
+#[derive(Default)]
+struct Mounts {
+    args: Vec<OsString>,
+    tmpfs: Vec<PathBuf>,
+    bound: Vec<PathBuf>,
+    made: BTreeSet<PathBuf>,
+}
+
+impl Mounts {
+    fn raw(&mut self, a: &[&str]) {
+        self.args.extend(a.iter().map(OsString::from));
+    }
+
+    fn tmpfs(&mut self, p: &Path, perms: &str) {
+        self.raw(&["--perms", perms, "--tmpfs"]);
+        self.args.push(p.into());
+        self.tmpfs.push(p.to_path_buf());
+    }
+
+    fn bind(&mut self, p: &Path, rw: bool) {
+        let mut ancestors: Vec<&Path> = p.ancestors().skip(1).filter(|a| a.parent().is_some()).collect();
+        ancestors.reverse();
+        for a in ancestors {
+            let in_tmpfs = self.tmpfs.iter().any(|t| a.starts_with(t) && a != t);
+            let in_bound = self.bound.iter().any(|b| a.starts_with(b));
+            if in_tmpfs && !in_bound && !self.made.contains(a) {
+                self.raw(&["--perms", "0755", "--dir"]);
+                self.args.push(a.into());
+                self.made.insert(a.to_path_buf());
+            }
+        }
+        self.args.push(if rw { "--bind" } else { "--ro-bind" }.into());
+        self.args.push(p.into());
+        self.args.push(p.into());
+        self.bound.push(p.to_path_buf());
+    }
+}
+
+fn bwrap_works(bwrap: &Path) -> Result<(), String> {
+    let mut child = Command::new(bwrap)
+        .args([
+            "--ro-bind",
+            "/",
+            "/",
+            "--dev",
+            "/dev",
+            "--proc",
+            "/proc",
+            "--unshare-net",
+            "--unshare-pid",
+            "--new-session",
+            "--die-with-parent",
+            "--",
+            "true",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let status = wait_with_timeout(&mut child, Duration::from_secs(20)).map_err(|e| e.to_string())?;
+    let mut err = String::new();
+    if let Some(mut s) = child.stderr.take() {
+        let _ = s.read_to_string(&mut err);
+    }
+    match status {
+        Some(st) if st.success() => Ok(()),
+        Some(st) => Err(format!("{st}: {}", tail(&err, 300))),
+        None => Err("it did not finish within 20 s".into()),
+    }
+}
+
+/// Directories the worker must be able to read to run the interpreter.
+fn interpreter_paths(info: &InterpreterInfo) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut add = |p: &Path| {
+        if p.is_absolute() {
+            if let Ok(c) = fs::canonicalize(p) {
+                out.push(c);
+            }
+        }
+    };
+    for p in [&info.prefix, &info.base_prefix, &info.exec_prefix, &info.base_exec_prefix] {
+        add(Path::new(p));
+    }
+    if let Some(d) = info.executable.parent() {
+        add(d);
+    }
+    if let Ok(real) = fs::canonicalize(&info.executable) {
+        if let Some(d) = real.parent() {
+            add(d);
+        }
+    }
+    for p in &info.path {
+        add(p);
+    }
+    out
+}
+
+/// Sorted, deduplicated, without paths inside another path of the set.
+fn minimal(mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    paths.sort();
+    paths.dedup();
+    let mut out: Vec<PathBuf> = Vec::new();
+    for p in paths {
+        if !out.iter().any(|q| p.starts_with(q)) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// For each path, the outermost proper ancestor that "others" cannot
+/// traverse (mode without o+x), if any.
+fn blocking_ancestors(paths: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        let mut ancestors: Vec<&Path> = p.ancestors().skip(1).filter(|a| a.parent().is_some()).collect();
+        ancestors.reverse();
+        for a in ancestors {
+            if let Ok(md) = fs::metadata(a) {
+                if md.mode() & 0o001 == 0 {
+                    out.push(a.to_path_buf());
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A resource path must be relative and stay inside the run directory.
+pub(crate) fn validate_resource_path(p: &str) -> Result<(), ExecError> {
+    let bad = || ExecError::ResourcePath(p.to_string());
+    if p.is_empty() || p.contains('\0') {
+        return Err(bad());
+    }
+    let mut normal = 0;
+    for c in Path::new(p).components() {
+        match c {
+            Component::Normal(s) => {
+                if s.to_string_lossy().split('\\').any(|part| part == "..") {
+                    return Err(bad());
+                }
+                normal += 1;
+            }
+            Component::CurDir => {}
+            Component::ParentDir | Component::RootDir | Component::Prefix(_) => return Err(bad()),
+        }
+    }
+    if normal == 0 {
+        return Err(bad());
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------ uids
+
+/// A uid reserved for one worker slot, held by a lock file for as long as
+/// this value lives.
+#[derive(Debug)]
+pub(crate) struct UidLease {
+    pub uid: u32,
+    _lock: File,
+}
+
+fn lock_dir() -> io::Result<PathBuf> {
+    let run = Path::new("/run");
+    let dir = if run.is_dir() { run.join("runnable-exec") } else { std::env::temp_dir().join("runnable-exec-uids") };
+    fs::create_dir_all(&dir)?;
+    let md = fs::symlink_metadata(&dir)?;
+    if !md.is_dir() || md.uid() != 0 {
+        return Err(io::Error::other(format!("{} is not a directory owned by root", dir.display())));
+    }
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))?;
+    Ok(dir)
+}
+
+fn passwd_uids() -> BTreeSet<u32> {
+    let mut out = BTreeSet::new();
+    for file in ["/etc/passwd", "/etc/group"] {
+        if let Ok(text) = fs::read_to_string(file) {
+            for line in text.lines() {
+                if let Some(id) = line.split(':').nth(2).and_then(|s| s.parse().ok()) {
+                    out.insert(id);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Reserve `n` uids no account uses and no other pool holds.
+pub(crate) fn lease_uids(n: usize) -> io::Result<Vec<UidLease>> {
+    let dir = lock_dir()?;
+    let taken = passwd_uids();
+    let mut leases = Vec::new();
+    for uid in UID_BASE..UID_BASE + UID_SPAN {
+        if leases.len() == n {
+            break;
+        }
+        if taken.contains(&uid) {
+            continue;
+        }
+        let f = OpenOptions::new().create(true).truncate(false).write(true).open(dir.join(uid.to_string()))?;
+        // SAFETY: flock on a descriptor we own.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            continue;
+        }
+        // Whoever held it before is gone; so should be their processes.
+        kill_uid_processes(uid);
+        leases.push(UidLease { uid, _lock: f });
+    }
+    if leases.len() < n {
+        return Err(io::Error::other(format!(
+            "no free unprivileged uid left in {}..{}",
+            UID_BASE,
+            UID_BASE + UID_SPAN
+        )));
+    }
+    Ok(leases)
+}
+
+/// Live (non-zombie) processes whose real, effective or saved uid is `uid`.
+pub fn processes_of_uid(uid: u32) -> Vec<i32> {
+    let mut out = Vec::new();
+    let Ok(rd) = fs::read_dir("/proc") else { return out };
+    for e in rd.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else { continue };
+        let Ok(status) = fs::read_to_string(e.path().join("status")) else { continue };
+        let mut zombie = false;
+        let mut matches = false;
+        for line in status.lines() {
+            if let Some(rest) = line.strip_prefix("State:") {
+                zombie = matches!(rest.split_whitespace().next(), Some("Z") | Some("X"));
+            } else if let Some(rest) = line.strip_prefix("Uid:") {
+                matches = rest.split_whitespace().take(3).any(|s| s.parse() == Ok(uid));
+            }
+        }
+        if matches && !zombie {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+/// SIGKILL every process of a dedicated uid until none is left (bounded).
+pub(crate) fn kill_uid_processes(uid: u32) -> bool {
+    if uid == 0 {
+        return false;
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let pids = processes_of_uid(uid);
+        if pids.is_empty() {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        for pid in pids {
+            // SAFETY: plain kill(2).
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resource_paths() {
+        for ok in ["a.csv", "data/x.json", "./a", "a/./b", "a..b"] {
+            assert!(validate_resource_path(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a/..", ".", "a\\..\\b", "x\0y"] {
+            assert!(validate_resource_path(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn minimal_drops_nested_paths() {
+        let v = minimal(vec!["/a/b".into(), "/a".into(), "/c".into(), "/a/b/c".into(), "/c".into()]);
+        assert_eq!(v, vec![PathBuf::from("/a"), PathBuf::from("/c")]);
+    }
+
+    #[test]
+    fn mounts_make_traversable_dirs_inside_tmpfs() {
+        let mut m = Mounts::default();
+        m.tmpfs(Path::new("/tmp"), "0755");
+        m.bind(Path::new("/tmp/pool/w0"), true);
+        m.bind(Path::new("/tmp/pool/harness.py"), false);
+        let args: Vec<String> = m.args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+        assert_eq!(
+            args.join(" "),
+            "--perms 0755 --tmpfs /tmp --perms 0755 --dir /tmp/pool --bind /tmp/pool/w0 /tmp/pool/w0 \
+             --ro-bind /tmp/pool/harness.py /tmp/pool/harness.py"
+        );
+    }
+}
