@@ -115,9 +115,6 @@ impl Engine {
         let result = search::search(&mut session, &proposer, progress)?;
         let best = &result.best;
         let exception = best.outcome.exception.as_ref();
-        let to_fragment = |m: &BTreeMap<u32, _>| -> BTreeMap<u32, _> {
-            m.iter().filter_map(|(l, v)| Some((best.program.fragment_line(*l)?, v))).map(|(l, v): (u32, &_)| (l, Clone::clone(v))).collect()
-        };
         Ok(FixReport {
             program: best.program.text.clone(),
             prefix: best.program.prefix.clone(),
@@ -141,8 +138,8 @@ impl Engine {
                 .iter()
                 .map(|v| Variant { prefix: v.program.prefix.clone(), suffix: v.program.suffix.clone(), covered: v.coverage.covered.clone() })
                 .collect(),
-            hits: to_fragment(&best.outcome.hit_counts),
-            values: to_fragment(&best.outcome.values),
+            hits: to_fragment(&best.program, &best.outcome.hit_counts),
+            values: to_fragment(&best.program, &best.outcome.values),
             syntax_errors: Vec::new(),
             missing_packages: environment.missing.clone(),
             unknown_imports: plan.unknown.clone(),
@@ -153,6 +150,11 @@ impl Engine {
             stderr: best.outcome.stderr.clone(),
         })
     }
+}
+
+/// Re-key a per-program-line map by fragment line, dropping prefix/driver lines.
+fn to_fragment<T: Clone>(program: &program::Program, m: &BTreeMap<u32, T>) -> BTreeMap<u32, T> {
+    m.iter().filter_map(|(l, v)| Some((program.fragment_line(*l)?, v.clone()))).collect()
 }
 
 fn select_lines(source: &str, lines: Option<(u32, u32)>) -> Result<String, FixError> {

@@ -41,6 +41,8 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Print the static analysis of a fragment as JSON (free names, usage, statements).
+    Analyze { file: PathBuf },
     /// Run `fix` on every .py file of a folder and summarise.
     Bench {
         dir: PathBuf,
@@ -135,6 +137,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Status::SyntaxError => 4,
                 _ => 3,
             }))
+        }
+        Command::Analyze { file } => {
+            let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            println!("{}", serde_json::to_string_pretty(&runnable::analysis::analyze(&source))?);
+            Ok(ExitCode::SUCCESS)
         }
         Command::Bench { dir, jobs, out, cold, common } => {
             let files = bench::python_files(&dir).with_context(|| format!("cannot list {}", dir.display()))?;

@@ -47,10 +47,6 @@ pub struct Analysis {
     /// Lines of `if`/`elif`/`while` conditions and the free names they read
     /// (for evolution: which names feed which branches), in source order.
     pub branches: Vec<Branch>,
-    /// Width of the indentation all non-blank lines share (dedent semantics).
-    pub common_indent: usize,
-    /// Module-level names read before their first binding in straight-line code.
-    pub used_before_bound: Vec<FreeName>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

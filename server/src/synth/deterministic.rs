@@ -48,12 +48,7 @@ impl Proposer for Deterministic {
         let base = &attempt.prefix;
         let mut out = Vec::new();
         let line = attempt.failing_line();
-        let names_on_line: Vec<String> = line
-            .map(|l| identifiers(ctx.line_text(l)))
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|n| base.binding(n).is_some())
-            .collect();
+        let names_on_line: Vec<String> = line.map(|l| related_bindings(ctx, base, l)).unwrap_or_default();
         let is = |t: &str| e.type_name == t || e.bases.iter().any(|b| b == t);
         if is("NameError") || is("UnboundLocalError") {
             if let Some(name) = e.name.clone().or_else(|| quoted(&e.message)) {
@@ -283,6 +278,34 @@ pub fn identifiers(line: &str) -> Vec<String> {
             continue;
         }
         i += 1;
+    }
+    out
+}
+
+/// Prefix names the failing line depends on: read there directly, or
+/// through fragment variables assigned from them (a short backward slice).
+fn related_bindings(ctx: &Context, prefix: &Prefix, line: u32) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    let mut frontier = identifiers(ctx.line_text(line));
+    for _ in 0..3 {
+        let mut next = Vec::new();
+        for name in frontier {
+            if seen.contains(&name) {
+                continue;
+            }
+            seen.push(name.clone());
+            if prefix.binding(&name).is_some() {
+                out.push(name);
+                continue;
+            }
+            for (l, names) in &ctx.analysis.assigned {
+                if *l <= line && names.contains(&name) {
+                    next.extend(identifiers(ctx.line_text(*l)));
+                }
+            }
+        }
+        frontier = next;
     }
     out
 }

@@ -59,6 +59,20 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         // Attributes no builtin kind has: an object of a class of its own.
         add(&mut scores, "object", 2 * attr_names.len() as i32 - 1);
     }
+    // `copy()` returns the same kind: what is done with the copy tells the kind.
+    if let Some(copied) = u.attrs.get("copy").and_then(|c| c.returns.as_deref()) {
+        for (k, s) in rank_kinds(name, copied).into_iter().take(1).map(|k| (k, 3)) {
+            add(&mut scores, k, s);
+        }
+    }
+    let expr_writes = u.subscript_writes.iter().filter(|k| matches!(k, Key::Expr(_))).count() as i32;
+    if expr_writes > 0 {
+        add(&mut scores, "dict", 3);
+        add(&mut scores, "list", 1);
+    }
+    if u.formatted || u.passed_to.iter().any(|a| a.callee == "print") {
+        add(&mut scores, "str", 1);
+    }
     let str_keys = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Str(_))).count() as i32
         + u.subscript_writes.iter().filter(|k| matches!(k, Key::Str(_))).count() as i32;
     let int_keys = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Int(_) | Key::Slice)).count() as i32;
@@ -127,9 +141,10 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
                 "path" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" => "str",
                 "number-list" | "iterable" | "sized" | "command" | "records" => "list",
                 "zero" => "int",
+                "any" => continue,
                 other => static_kind(other),
             };
-            if k != "any" {
+            {
                 add(&mut scores, k, 5);
             }
         }
@@ -595,5 +610,19 @@ mod tests {
         let c = Usage { compared: vec![(">".into(), Literal::Int(10))], ..Default::default() };
         assert_eq!(candidates("n", &c)[0], Value::Int(11));
         assert_eq!(*candidates("n", &c).last().unwrap(), Value::Anything);
+    }
+}
+
+#[cfg(test)]
+mod printed_results {
+    use super::*;
+    use crate::analysis::{ArgUse, CallShape};
+
+    #[test]
+    fn a_printed_result_is_a_string() {
+        let ret = Usage { passed_to: vec![ArgUse { callee: "print".into(), position: Some(0), keyword: None }], formatted: true, ..Default::default() };
+        assert_eq!(rank_kinds("result", &ret)[0], "str");
+        let f = Usage { calls: vec![CallShape { positional: 2, keywords: vec![], star_args: false }], returns: Some(Box::new(ret)), ..Default::default() };
+        assert!(matches!(&candidates("summarize", &f)[0], Value::Function { returns, .. } if matches!(**returns, Value::Str(_))), "{:?}", candidates("summarize", &f));
     }
 }

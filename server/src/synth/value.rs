@@ -152,8 +152,48 @@ impl Value {
         }
     }
 
-    /// Source that binds `name` to this value (may span several lines).
+    /// Classes of objects nested inside this value (returned by a function,
+    /// held in an attribute), which must be defined before it.
+    fn nested_classes(&self, out: &mut Vec<String>) {
+        match self {
+            Value::Object { class, attrs, methods } => {
+                for (_, v) in attrs.iter().chain(methods) {
+                    v.nested_classes(out);
+                }
+                let def = class_source(class, attrs, methods);
+                if !out.contains(&def) {
+                    out.push(def);
+                }
+            }
+            Value::Class { attrs, methods } => attrs.iter().chain(methods).for_each(|(_, v)| v.nested_classes(out)),
+            Value::Function { returns, .. } => returns.nested_classes(out),
+            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().for_each(|x| x.nested_classes(out)),
+            Value::Dict(kv) => kv.iter().for_each(|(k, v)| {
+                k.nested_classes(out);
+                v.nested_classes(out)
+            }),
+            _ => {}
+        }
+    }
+
+    /// Source that binds `name` to this value (may span several lines),
+    /// preceded by the classes of the objects it contains.
     pub fn definition(&self, name: &str) -> String {
+        let mut classes = Vec::new();
+        match self {
+            // The object's own class is rendered with it below.
+            Value::Object { attrs, methods, .. } => attrs.iter().chain(methods).for_each(|(_, v)| v.nested_classes(&mut classes)),
+            other => other.nested_classes(&mut classes),
+        }
+        let own = self.own_definition(name);
+        if classes.is_empty() {
+            own
+        } else {
+            format!("{}\n\n\n{own}", classes.join("\n\n\n"))
+        }
+    }
+
+    fn own_definition(&self, name: &str) -> String {
         match self {
             Value::Function { returns, is_async } => {
                 let def = if *is_async { "async def" } else { "def" };
