@@ -6,7 +6,7 @@
 use super::infer::{self, camel};
 use super::knowledge::well_known_import;
 use super::prefix::{Binding, Candidate, Prefix};
-use super::resources::resource_for;
+use super::resources::{directory_for, resource_for};
 use super::session::{Attempt, Context};
 use super::value::Value;
 use super::Proposer;
@@ -23,23 +23,30 @@ impl Proposer for Deterministic {
         for f in a.free_names.iter() {
             p.bindings.push(binding_for(ctx, f, true));
         }
-        if a.wrap != Wrap::None {
-            // Read-before-assigned names of a body are its parameters.
-            for f in &a.used_before_bound {
-                if p.binding(&f.name).is_none() {
-                    p.bindings.push(binding_for(ctx, f, false));
-                }
+        // Names read before the fragment assigns them would fail at once;
+        // in a function body they are its parameters.
+        for f in &a.used_before_bound {
+            if p.binding(&f.name).is_none() {
+                p.bindings.push(binding_for(ctx, f, false));
+            }
+            if a.wrap != Wrap::None {
                 p.wrapper_params.push(f.name.clone());
             }
         }
+        let patterns = glob_patterns(ctx.fragment);
         for file in &a.files {
-            if !file.writes {
-                if let Some(r) = resource_for(&file.path, &file.how) {
+            if file.writes {
+                continue;
+            }
+            if ["listdir", "walk", "scandir", "glob", "iglob", "rglob", "iterdir"].contains(&file.how.as_str()) && !file.path.contains('.') {
+                for r in directory_for(&file.path, &patterns) {
                     p.add_resource(r);
                 }
+            } else if let Some(r) = resource_for(&file.path, &file.how) {
+                p.add_resource(r);
             }
         }
-        p.driver = driver_calls(ctx);
+        add_driver(ctx, &mut p);
         p
     }
 
@@ -100,10 +107,35 @@ impl Proposer for Deterministic {
                 let called = line.is_some_and(|l| ctx.line_text(l).contains(&format!(".{attr}(")));
                 for n in &names_on_line {
                     let mut p = base.clone();
-                    if add_member(p.binding_mut(n).unwrap(), &attr, called) {
+                    let returns = usage_of(ctx, n).attrs.get(&attr).cloned().unwrap_or_default();
+                    if add_member(p.binding_mut(n).unwrap(), &attr, called, &returns) {
                         out.push(p);
                     }
                 }
+                // A module this prefix created lacks the member: add it.
+                if e.obj_type.as_deref() == Some("module") {
+                    if let Some(module) = quoted(&e.message) {
+                        if let Some(p) = add_to_local_module(base, &module, &attr, called) {
+                            out.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        if is("ImportError") && !is("ModuleNotFoundError") {
+            // `cannot import name 'x' from 'm'` for a module this prefix created.
+            let mut quotes = e.message.split('\'').skip(1).step_by(2);
+            if let (Some(name), Some(module)) = (quotes.next(), quotes.next()) {
+                let called = name.chars().next().is_some_and(char::is_lowercase);
+                if let Some(p) = add_to_local_module(base, module, name, called) {
+                    out.push(p);
+                }
+            }
+        }
+        if NETWORK_ERRORS.iter().any(|t| is(t) || e.type_name.ends_with(t)) {
+            let mut p = base.clone();
+            if add_offline_network(ctx, &mut p) {
+                out.push(p);
             }
         }
         if is("IndexError") {
@@ -216,28 +248,84 @@ fn local_module(ctx: &Context, module: &str) -> Vec<Resource> {
     out
 }
 
-/// Calls of the functions the fragment defines but never calls.
-fn driver_calls(ctx: &Context) -> Vec<String> {
-    let mut calls = Vec::new();
-    for f in &ctx.analysis.functions {
-        let called_elsewhere = ctx
-            .fragment
-            .lines()
-            .enumerate()
-            .any(|(i, l)| i as u32 + 1 != f.line && l.contains(&format!("{}(", f.name)));
-        if called_elsewhere || f.name.starts_with("test") && false {
+/// Whether `name` is referenced on any line other than its own `def`/`class` lines.
+fn referenced(ctx: &Context, name: &str, def_lines: &[u32]) -> bool {
+    ctx.fragment.lines().enumerate().any(|(i, l)| {
+        !def_lines.contains(&(i as u32 + 1)) && identifiers(l).iter().any(|w| w == name)
+    })
+}
+
+/// Arguments for a call of `f`: one prefix binding per required parameter,
+/// named like the parameter (so refinements on the body's lines find it)
+/// unless that name is taken, then an inline value.
+fn driver_args(ctx: &Context, p: &mut Prefix, f: &crate::analysis::FunctionDef, skip_self: bool) -> String {
+    let mut args = Vec::new();
+    for (i, param) in f.params.iter().enumerate() {
+        if (skip_self && i == 0) || !param.star.is_empty() || param.has_default {
             continue;
         }
-        let args: Vec<String> = f
-            .params
-            .iter()
-            .filter(|p| p.star.is_empty() && !p.has_default)
-            .map(|p| infer::best(&p.name, &p.usage, 1).expr())
-            .collect();
-        let call = format!("{}({})", f.name, args.join(", "));
-        calls.push(if f.is_async { format!("import asyncio\nasyncio.run({call})") } else { call });
+        let taken = ctx.analysis.bound_names.contains(&param.name)
+            || ctx.analysis.free_names.iter().any(|n| n.name == param.name)
+            || p.binding(&param.name).is_some();
+        if taken {
+            args.push(infer::best(&param.name, &param.usage, 1).expr());
+        } else {
+            let fname = FreeName { name: param.name.clone(), first_line: f.line, usage: param.usage.clone() };
+            p.bindings.push(binding_for(ctx, &fname, false));
+            args.push(param.name.clone());
+        }
     }
-    calls
+    args.join(", ")
+}
+
+/// Calls of the functions and methods the fragment defines but never uses,
+/// so that their bodies run.
+fn add_driver(ctx: &Context, p: &mut Prefix) {
+    let a = ctx.analysis;
+    let def_lines = |name: &str| -> Vec<u32> {
+        a.functions.iter().filter(|f| f.name == name).map(|f| f.line).chain(a.classes.iter().filter(|c| c.name == name).map(|c| c.line)).collect()
+    };
+    let mut done: Vec<&str> = Vec::new();
+    // The last definition of a name is the one a call reaches.
+    for f in a.functions.iter().rev() {
+        if done.contains(&f.name.as_str()) || referenced(ctx, &f.name, &def_lines(&f.name)) {
+            continue;
+        }
+        done.push(&f.name);
+        let call = format!("{}({})", f.name, driver_args(ctx, p, f, false));
+        p.driver.insert(0, if f.is_async { format!("asyncio.run({call})") } else { call });
+        if f.is_async && !p.driver.iter().any(|d| d == "import asyncio") {
+            p.driver.insert(0, "import asyncio".into());
+        }
+    }
+    for c in &a.classes {
+        if referenced(ctx, &c.name, &def_lines(&c.name)) {
+            continue;
+        }
+        let init = c.methods.iter().find(|m| m.name == "__init__");
+        let init_args = init.map(|m| driver_args(ctx, p, m, true)).unwrap_or_default();
+        let obj = format!("{}_instance", c.name.to_lowercase());
+        p.driver.push(format!("{obj} = {}({init_args})", c.name));
+        for m in c.methods.iter().filter(|m| !m.name.starts_with("__")) {
+            let is_static = m.params.first().is_none_or(|p| p.name != "self" && p.name != "cls");
+            let call = format!("{obj}.{}({})", m.name, driver_args(ctx, p, m, !is_static));
+            p.driver.push(if m.is_async { format!("asyncio.run({call})") } else { call });
+        }
+        if c.methods.iter().any(|m| m.is_async) && !p.driver.iter().any(|d| d == "import asyncio") {
+            p.driver.insert(0, "import asyncio".into());
+        }
+    }
+}
+
+/// Glob patterns written as string literals (`'*.csv'`).
+fn glob_patterns(fragment: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for part in fragment.split(['\'', '"']) {
+        if part.starts_with("*.") && part.len() < 12 && !out.iter().any(|p| p == part) {
+            out.push(part.to_string());
+        }
+    }
+    out
 }
 
 /// Python identifiers on a line that are not attribute names.
@@ -358,10 +446,102 @@ fn add_key(b: &mut Binding, key: &KeyLit) -> bool {
     }
 }
 
-fn add_member(b: &mut Binding, attr: &str, called: bool) -> bool {
+/// Exceptions that mean the fragment tried to reach the network.
+const NETWORK_ERRORS: &[&str] = &["ConnectionError", "URLError", "gaierror", "ConnectTimeout", "MaxRetryError", "NewConnectionError", "HTTPError"];
+
+/// Answer HTTP locally: `requests` and `urllib` get canned responses, so a
+/// fragment that fetches a URL runs offline, inside the sandbox.
+fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
+    if p.binding("_offline_request").is_some() || p.binding("_offline_urlopen").is_some() {
+        return false;
+    }
+    let modules: Vec<&str> = ctx.analysis.imports.iter().map(|i| i.module.as_str()).collect();
+    let mut added = false;
+    if modules.iter().any(|m| m.starts_with("requests")) || p.binding("requests").is_some() {
+        p.bindings.push(Binding::new("_offline_request", vec![Candidate::Value(Value::Expr {
+            code: OFFLINE_REQUESTS.into(),
+            imports: vec!["import requests".into()],
+        })]));
+        added = true;
+    }
+    if modules.iter().any(|m| m.starts_with("urllib")) || !added {
+        p.bindings.push(Binding::new("_offline_urlopen", vec![Candidate::Value(Value::Expr {
+            code: OFFLINE_URLLIB.into(),
+            imports: vec!["import io".into(), "import urllib.request".into()],
+        })]));
+        added = true;
+    }
+    added
+}
+
+const OFFLINE_REQUESTS: &str = "# Offline stand-in for the network: every request gets this local response.
+def _offline_request(self, method, url, *args, **kwargs):
+    response = requests.Response()
+    response.status_code = 200
+    response.url = url
+    response.encoding = 'utf-8'
+    response.headers['Content-Type'] = 'application/json'
+    response._content = b'{\"name\": \"Ada\", \"id\": 1, \"items\": [1, 2, 3]}'
+    return response
+
+
+requests.Session.request = _offline_request";
+
+const OFFLINE_URLLIB: &str = "# Offline stand-in for the network: urlopen answers with this local page.
+class _OfflineResponse(io.BytesIO):
+    status = 200
+
+    def getcode(self):
+        return 200
+
+
+def _offline_urlopen(url, *args, **kwargs):
+    return _OfflineResponse(b'<html><body><p>Hello</p><a href=\"/a\">A</a></body></html>')
+
+
+urllib.request.urlopen = _offline_urlopen";
+
+/// Add a member to a module this prefix created as a resource file.
+fn add_to_local_module(base: &Prefix, module: &str, name: &str, called: bool) -> Option<Prefix> {
+    let path = format!("{}.py", module.replace('.', "/"));
+    let r = base.resources.iter().find(|r| r.path == path)?;
+    let text = String::from_utf8_lossy(&r.content).to_string();
+    if text.contains(&format!("def {name}(")) || text.contains(&format!("\n{name} = ")) || text.contains(&format!("class {name}")) {
+        return None;
+    }
+    let v = if name.chars().next().is_some_and(char::is_uppercase) {
+        Value::Class { attrs: vec![], methods: vec![] }
+    } else if called {
+        Value::Function { returns: Box::new(Value::None), is_async: false }
+    } else {
+        Value::Int(1)
+    };
+    let mut p = base.clone();
+    p.add_resource(Resource { path, content: format!("{text}\n\n{}\n", v.definition(name)).into_bytes() });
+    Some(p)
+}
+
+fn add_member(b: &mut Binding, attr: &str, called: bool, usage: &Usage) -> bool {
+    let class = camel(&b.name);
     let Candidate::Value(v) = b.current_mut() else { return false };
-    let member = if called { Value::Function { returns: Box::new(Value::None), is_async: false } } else { Value::Str(attr.to_string()) };
+    let returns = usage.returns.as_deref().filter(|r| **r != Usage::default()).map(|r| infer::best(attr, r, 1)).unwrap_or(Value::None);
+    let member = if called { Value::Function { returns: Box::new(returns), is_async: false } } else if *usage != Usage::default() { infer::best(attr, usage, 1) } else { Value::Str(attr.to_string()) };
+    if let Some(base) = builtin_base(v) {
+        // A builtin value lacks the attribute: a subclass of its type that has it.
+        let (attrs, methods) = if called { (vec![], vec![(attr.to_string(), member)]) } else { (vec![(attr.to_string(), member)], vec![]) };
+        let derived = Value::Derived { class, base: base.into(), value: Box::new(v.clone()), attrs, methods };
+        b.candidates.insert(b.choice + 1, Candidate::Value(derived));
+        b.choice += 1;
+        return true;
+    }
     match v {
+        Value::Derived { attrs, methods, .. } => {
+            if attrs.iter().chain(methods.iter()).any(|(n, _)| n == attr) {
+                return false;
+            }
+            if called { methods.push((attr.to_string(), member)) } else { attrs.push((attr.to_string(), member)) }
+            true
+        }
         Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } => {
             if attrs.iter().chain(methods.iter()).any(|(n, _)| n == attr) {
                 return false;
@@ -370,8 +550,7 @@ fn add_member(b: &mut Binding, attr: &str, called: bool) -> bool {
             true
         }
         other if !matches!(other, Value::Anything | Value::Function { .. }) => {
-            // A builtin value lacks the attribute: an object of its own that has it.
-            let class = camel(&b.name);
+            // Another kind of value lacks it: an object of its own that has it.
             let (attrs, methods) = if called { (vec![], vec![(attr.to_string(), member)]) } else { (vec![(attr.to_string(), member)], vec![]) };
             b.candidates.push(Candidate::Value(Value::Object { class, attrs, methods }));
             b.choice = b.candidates.len() - 1;
@@ -379,6 +558,20 @@ fn add_member(b: &mut Binding, attr: &str, called: bool) -> bool {
         }
         _ => false,
     }
+}
+
+/// The builtin type a value can be subclassed from.
+fn builtin_base(v: &Value) -> Option<&'static str> {
+    Some(match v {
+        Value::Dict(_) => "dict",
+        Value::List(_) => "list",
+        Value::Str(_) => "str",
+        Value::Int(_) => "int",
+        Value::Float(_) => "float",
+        Value::Set(_) => "set",
+        Value::Tuple(_) => "tuple",
+        _ => return None,
+    })
 }
 
 fn grow(b: &mut Binding) -> bool {
@@ -421,6 +614,14 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         }
     }
     let Some(v) = b.value() else { return Vec::new() };
+    // Other kinds the name could be (an `isinstance` test, a type switch).
+    let mut others: Vec<Value> = b.candidates.iter().filter_map(|c| match c {
+        Candidate::Value(x) if x != v && !matches!(x, Value::Anything) => Some(x.clone()),
+        _ => None,
+    }).collect();
+    if condition.contains("isinstance") || condition.contains("type(") {
+        others.extend([Value::Str("text".into()), Value::Int(1), Value::Float(1.5), Value::List(vec![Value::Int(1)]), Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]), Value::None]);
+    }
     let mut alts = match v {
         Value::Int(n) => {
             let mut a = vec![Value::Int(0), Value::Int(-1), Value::Int(n + 100)];
@@ -444,9 +645,15 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         Value::None => vec![Value::Int(1)],
         _ => vec![Value::None],
     };
+    alts.extend(others);
     alts.retain(|a| a != v);
-    alts.dedup();
-    alts
+    let mut unique: Vec<Value> = Vec::new();
+    for a in alts {
+        if !unique.contains(&a) {
+            unique.push(a);
+        }
+    }
+    unique
 }
 
 #[cfg(test)]
@@ -470,9 +677,12 @@ mod tests {
         let mut b = Binding::new("d", vec![Candidate::Value(Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]))]);
         assert!(add_key(&mut b, &KeyLit::Str("b".into())));
         assert_eq!(b.value().unwrap().expr(), "{'a': 1, 'b': 1}");
-        let mut o = Binding::new("user", vec![Candidate::Value(Value::Int(3))]);
-        assert!(add_member(&mut o, "save", true));
-        assert!(matches!(o.value(), Some(Value::Object { class, methods, .. }) if class == "User" && methods[0].0 == "save"));
+        let mut o = Binding::new("user", vec![Candidate::Value(Value::Str("Ada".into()))]);
+        assert!(add_member(&mut o, "save", true, &Usage::default()));
+        assert_eq!(
+            o.value().unwrap().definition("user"),
+            "class User(str):\n    def save(self, *args, **kwargs):\n        return None\n\n\nuser = User('Ada')"
+        );
     }
 
     #[test]

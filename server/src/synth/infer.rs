@@ -139,7 +139,10 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         if let Some(k) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             let k = match k {
                 "path" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" => "str",
-                "number-list" | "iterable" | "sized" | "command" | "records" => "list",
+                "number-list" | "iterable" | "command" | "records" => "list",
+                // `len` fits strings, lists and dicts alike: `u.len` scores it.
+                "sized" => continue,
+                "type" => "class",
                 "zero" => "int",
                 "any" => continue,
                 other => static_kind(other),

@@ -2,6 +2,33 @@
 
 use crate::exec::Resource;
 
+/// Files for a directory the fragment lists or walks: one per extension its
+/// glob patterns name (`*.c`), also one level down for recursive walks.
+pub fn directory_for(path: &str, patterns: &[String]) -> Vec<Resource> {
+    let clean = path.trim_start_matches("./").trim_end_matches('/');
+    if clean.starts_with('/') || clean.split('/').any(|p| p == "..") || clean.contains('~') || clean.contains('*') {
+        return Vec::new();
+    }
+    let dir = if clean.is_empty() || clean == "." { String::new() } else { format!("{clean}/") };
+    let mut exts: Vec<String> = patterns
+        .iter()
+        .filter_map(|p| p.strip_prefix("*.").map(str::to_string))
+        .filter(|e| !e.is_empty() && e.chars().all(|c| c.is_ascii_alphanumeric()))
+        .collect();
+    if exts.is_empty() {
+        exts.push("txt".into());
+    }
+    let mut out = Vec::new();
+    for ext in exts {
+        for sub in ["", "nested/"] {
+            let name = format!("{dir}{sub}example.{ext}");
+            let content = resource_for(&name, "open").map(|r| r.content).unwrap_or_default();
+            out.push(Resource { path: name, content });
+        }
+    }
+    out
+}
+
 /// A file at `path` suited to being read with `how` (`open`, `read_csv`, `imread`, ...).
 pub fn resource_for(path: &str, how: &str) -> Option<Resource> {
     let clean = path.trim_start_matches("./");
@@ -88,6 +115,9 @@ mod tests {
         assert!(resource_for("/etc/passwd", "open").is_none());
         assert!(resource_for("../x.txt", "open").is_none());
         assert_eq!(resource_for("images", "listdir").unwrap().path, "images/example.txt");
+        let d = directory_for("src", &["*.c".to_string()]);
+        assert_eq!(d.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(), vec!["src/example.c", "src/nested/example.c"]);
+        assert!(directory_for("/etc", &[]).is_empty());
         assert_eq!(&resource_for("a.jpg", "imread").unwrap().content[..4], b"\x89PNG");
     }
 

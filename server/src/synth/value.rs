@@ -23,6 +23,9 @@ pub enum Value {
     /// A class (something the fragment instantiates) whose instances have
     /// these attributes and methods.
     Class { attrs: Vec<(String, Value)>, methods: Vec<(String, Value)> },
+    /// A builtin value of a subclass that adds what the fragment needs
+    /// (`class Config(dict)` with an `iteritems` method).
+    Derived { class: String, base: String, value: Box<Value>, attrs: Vec<(String, Value)>, methods: Vec<(String, Value)> },
     /// The catch-all placeholder: answers every attribute, call, item.
     Anything,
 }
@@ -88,6 +91,7 @@ impl Value {
             Value::Object { .. } => "object",
             Value::Function { .. } => "function",
             Value::Class { .. } => "class",
+            Value::Derived { .. } => "object",
             Value::Anything => "placeholder",
         }
     }
@@ -104,6 +108,10 @@ impl Value {
             Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } => {
                 attrs.iter().chain(methods).for_each(|(_, v)| v.imports(out))
             }
+            Value::Derived { value, attrs, methods, .. } => {
+                value.imports(out);
+                attrs.iter().chain(methods).for_each(|(_, v)| v.imports(out))
+            }
             Value::Function { returns, .. } => returns.imports(out),
             _ => {}
         }
@@ -114,7 +122,7 @@ impl Value {
             Value::Anything => true,
             Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().any(Value::uses_anything),
             Value::Dict(kv) => kv.iter().any(|(k, v)| k.uses_anything() || v.uses_anything()),
-            Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } => {
+            Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => {
                 attrs.iter().chain(methods).any(|(_, v)| v.uses_anything())
             }
             Value::Function { returns, .. } => returns.uses_anything(),
@@ -148,6 +156,7 @@ impl Value {
             // Definitions are rendered by `definition`; as an expression they
             // are referred to by the binding's name.
             Value::Object { class, .. } => format!("{class}()"),
+            Value::Derived { class, value, .. } => format!("{class}({})", value.expr()),
             Value::Function { .. } | Value::Class { .. } => "None".into(),
         }
     }
@@ -165,7 +174,7 @@ impl Value {
                     out.push(def);
                 }
             }
-            Value::Class { attrs, methods } => attrs.iter().chain(methods).for_each(|(_, v)| v.nested_classes(out)),
+            Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => attrs.iter().chain(methods).for_each(|(_, v)| v.nested_classes(out)),
             Value::Function { returns, .. } => returns.nested_classes(out),
             Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().for_each(|x| x.nested_classes(out)),
             Value::Dict(kv) => kv.iter().for_each(|(k, v)| {
@@ -182,7 +191,7 @@ impl Value {
         let mut classes = Vec::new();
         match self {
             // The object's own class is rendered with it below.
-            Value::Object { attrs, methods, .. } => attrs.iter().chain(methods).for_each(|(_, v)| v.nested_classes(&mut classes)),
+            Value::Object { attrs, methods, .. } | Value::Derived { attrs, methods, .. } => attrs.iter().chain(methods).for_each(|(_, v)| v.nested_classes(&mut classes)),
             other => other.nested_classes(&mut classes),
         }
         let own = self.own_definition(name);
@@ -200,6 +209,10 @@ impl Value {
                 format!("{def} {name}(*args, **kwargs):\n    return {}", returns.expr())
             }
             Value::Class { attrs, methods } => class_source(name, attrs, methods),
+            Value::Derived { class, base, value, attrs, methods } => {
+                let src = class_source(class, attrs, methods).replacen(&format!("class {class}:"), &format!("class {class}({base}):"), 1);
+                format!("{src}\n\n\n{name} = {class}({})", value.expr())
+            }
             Value::Object { class, attrs, methods } => {
                 format!("{}\n\n\n{name} = {class}()", class_source(class, attrs, methods))
             }
