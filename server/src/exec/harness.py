@@ -138,14 +138,26 @@ def _safe_relpath(rel):
 
 
 def _rmtree(path):
-    def onerror(func, p, _exc):
-        try:
-            os.chmod(os.path.dirname(p) or ".", 0o700)
-            os.chmod(p, 0o700)
-            func(p)
-        except OSError:
-            pass
-    shutil.rmtree(path, onerror=onerror)
+    """Remove a tree the program may have made unreadable. Never raises."""
+    try:
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.lexists(path):
+            return
+        # Something was not removable: make every directory ours again.
+        stack = [path]
+        while stack:
+            d = stack.pop()
+            try:
+                os.chmod(d, 0o700)
+                with os.scandir(d) as it:
+                    for e in it:
+                        if e.is_dir(follow_symlinks=False):
+                            stack.append(e.path)
+            except OSError:
+                continue
+        shutil.rmtree(path, ignore_errors=True)
+    except BaseException:
+        pass
 
 
 def _count_tasks_of_uid(uid):
@@ -188,9 +200,13 @@ def handle(req):
     scratch = OPTS["scratch"]
     runs = os.path.join(scratch, "runs")
     os.makedirs(runs, exist_ok=True)
-    run_dir = os.path.join(runs, "r%d" % rid)
+    # The same path for every run of this worker, so that __file__ and
+    # tracebacks do not vary from run to run.
+    run_dir = os.path.join(runs, "run")
     if os.path.lexists(run_dir):
         _rmtree(run_dir)
+    if os.path.lexists(run_dir):
+        run_dir = os.path.join(runs, "run-%d" % rid)
     os.mkdir(run_dir, 0o755)
     try:
         for res in req.get("resources") or ():
@@ -239,8 +255,12 @@ def handle(req):
         out["id"] = rid
         send(out)
     finally:
-        _rmtree(run_dir)
-        _clean_scratch(scratch)
+        # Nothing may raise past this point: the answer has been sent.
+        try:
+            _rmtree(run_dir)
+            _clean_scratch(scratch)
+        except BaseException:
+            pass
 
 
 def _clean_scratch(scratch):
@@ -519,6 +539,8 @@ def exception_info(e, path):
             info["name"] = name if isinstance(name, str) else None
         if isinstance(e, AttributeError) and info["name"] is not None and hasattr(e, "obj"):
             info["obj_type"] = type(e.obj).__name__
+        if isinstance(e, (NameError, AttributeError)) and info["name"] is None:
+            _names_from_message(e, info)  # Python < 3.10 has no .name
         if isinstance(e, ImportError):
             mod = e.name if isinstance(e.name, str) else None
             info["module"] = mod
@@ -534,6 +556,36 @@ def exception_info(e, path):
     except BaseException:
         pass
     return info
+
+
+def _quoted(msg, after):
+    i = msg.find(after)
+    if i < 0:
+        return None
+    rest = msg[i + len(after):]
+    return rest.split("'", 1)[0] if "'" in rest else None
+
+
+def _names_from_message(e, info):
+    msg = info["message"]
+    if isinstance(e, NameError):
+        for pre in ("name '", "local variable '", "free variable '", "cannot access local variable '"):
+            if msg.startswith(pre):
+                info["name"] = msg[len(pre):].split("'", 1)[0]
+                return
+    else:
+        # "'T' object has no attribute 'x'", "module 'm' has no attribute 'x'",
+        # "type object 'T' has no attribute 'x'"
+        name = _quoted(msg, "has no attribute '")
+        if name is None:
+            return
+        info["name"] = name
+        if msg.startswith("module '"):
+            info["obj_type"] = "module"
+        elif msg.startswith("type object '"):
+            info["obj_type"] = "type"
+        elif msg.startswith("'") and "' object has no attribute" in msg:
+            info["obj_type"] = msg[1:].split("'", 1)[0]
 
 
 def limit_of(e, limits):

@@ -78,6 +78,7 @@ pub struct RunOutcome {
     /// Captured output, truncated.
     pub stdout: String,
     pub stderr: String,
+    /// Wall time of the run itself (fork to exit), without preloading.
     pub duration: Duration,
 }
 
