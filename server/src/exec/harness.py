@@ -36,25 +36,38 @@ import threading
 import time
 import traceback
 
+# What the child needs to report, bound now: the program may monkeypatch the
+# modules it shares with the harness (json.dumps = ..., os._exit = ...).
+_dumps = json.dumps
+_write = os.write
+_exit = os._exit
+_getpid = os.getpid
+_settrace = sys.settrace
+_flush_targets = lambda: (sys.__stdout__, sys.__stderr__, sys.stdout, sys.stderr)
+import builtins as _builtins_module
+_BUILTINS = dict(_builtins_module.__dict__)
+
 PROTO_IN = None   # file object on the original stdin (requests)
 PROTO_OUT = -1    # fd of the original stdout (events)
+WORKER_PID = -1
 OPTS = {"scratch": None, "sweep": "none", "nproc": "relative", "dedicated-uid": None}
 HARD_GRACE = 1.0  # seconds between the soft timer and the hard kill
 NOFILE = 1024
 REPORT_FD = 1023  # where the child keeps its end of the report pipe
+REPORT_FILE = "..report"  # fallback when the program closed that pipe
 _WORKER_SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGQUIT", "SIGALRM", "SIGTSTP",
                    "SIGTTIN", "SIGTTOU")
 
 
 def _encode(obj):
     # Lone surrogates (from undecodable file names, say) become "?".
-    return json.dumps(obj, ensure_ascii=False).encode("utf-8", "replace")
+    return _dumps(obj, ensure_ascii=False).encode("utf-8", "replace")
 
 
 def _write_all(fd, data):
     view = memoryview(data)
     while view:
-        n = os.write(fd, view)
+        n = _write(fd, view)
         view = view[n:]
 
 
@@ -65,10 +78,11 @@ def send(obj):
 # --------------------------------------------------------------------------- worker
 
 def main():
-    global PROTO_IN, PROTO_OUT
+    global PROTO_IN, PROTO_OUT, WORKER_PID
     args = sys.argv[1:]
     for i in range(0, len(args) - 1, 2):
         OPTS[args[i].lstrip("-")] = args[i + 1]
+    WORKER_PID = os.getpid()
     # kill(-1) is only safe inside our own PID namespace (where we are PID 2,
     # under bwrap's init) or as a uid that belongs to this worker alone.
     if OPTS["sweep"] == "pidns" and os.getpid() > 3:
@@ -238,13 +252,14 @@ def handle(req):
             finally:
                 os._exit(70)
         os.close(w_fd)
-        try:
-            os.setpgid(pid, pid)
-        except OSError:
-            pass
+        if not _safe_sweep():
+            try:
+                os.setpgid(pid, pid)
+            except OSError:
+                pass
         try:
             send({"event": "started", "id": rid, "pid": pid})
-            out = supervise(pid, r_fd, t0, req)
+            out = supervise(pid, r_fd, t0, req, os.path.join(run_dir, REPORT_FILE))
         finally:
             cleanup_processes(pid)
             os.close(r_fd)
@@ -291,7 +306,7 @@ def _read_head(path, cap):
     return data.decode("utf-8", "replace")
 
 
-def supervise(pid, r_fd, t0, req):
+def supervise(pid, r_fd, t0, req, report_file):
     timeout = float(req.get("timeout", 10.0))
     hard = t0 + timeout + float(req.get("hard_grace", HARD_GRACE))
     chunks = []
@@ -312,7 +327,7 @@ def supervise(pid, r_fd, t0, req):
             now = time.monotonic()
             if now >= hard:
                 hard_killed = True
-                _killpg(pid)
+                _kill_run(pid)
                 _, status, rusage = os.wait4(pid, 0)
                 break
             wait = hard - now
@@ -344,6 +359,12 @@ def supervise(pid, r_fd, t0, req):
         if not data:
             break
         chunks.append(data)
+    if not chunks:
+        try:
+            with open(report_file, "rb") as f:
+                chunks.append(f.read())
+        except OSError:
+            pass
     report = None
     if chunks:
         try:
@@ -418,27 +439,42 @@ def _reap():
             return
 
 
-def cleanup_processes(pgid):
-    """Kill the run's process group and anything else the program started."""
-    _killpg(pgid)
+def _safe_sweep():
+    """kill(-1) reaches exactly the program's processes: inside our own PID
+    namespace (we are PID 2 under bwrap's init), or as a uid of our own."""
+    if OPTS["sweep"] == "pidns":
+        return WORKER_PID <= 3
+    if OPTS["sweep"] == "uid":
+        return os.getuid() != 0 and os.geteuid() != 0
+    return False
+
+
+def _kill_run(pid):
+    if _safe_sweep():
+        try:
+            os.kill(-1, signal.SIGKILL)  # never the caller, never PID 1
+        except OSError:
+            pass
+    else:
+        _killpg(pid)
+
+
+def cleanup_processes(pid):
+    """Kill the run's process (group) and anything else the program started."""
+    if not _safe_sweep():
+        _killpg(pid)
+        _reap()
+        return
+    for i in range(200):
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            break
+        _reap()
+        if not _others_alive():
+            break
+        time.sleep(0.001)
     _reap()
-    safe = ((OPTS["sweep"] == "pidns" and os.getpid() <= 3)
-            or (OPTS["sweep"] == "uid" and os.getuid() != 0 and os.geteuid() != 0))
-    if safe:
-        # Inside our own PID namespace, or as a uid that belongs to this worker
-        # alone, kill(-1) reaches exactly the program's leftovers (never the
-        # caller, never PID 1).
-        for i in range(200):
-            try:
-                os.kill(-1, signal.SIGKILL)
-            except ProcessLookupError:
-                break
-            except PermissionError:
-                break
-            _reap()
-            if not _others_alive():
-                break
-            time.sleep(0.001)
 
 
 def _others_alive():
@@ -522,6 +558,13 @@ def _safe_str(e, limit=1000):
 
 
 def exception_info(e, path):
+    try:
+        return _exception_info(e, path)
+    except BaseException:
+        return _exc_stub(type(e).__name__, "<the exception could not be described>")
+
+
+def _exception_info(e, path):
     t = type(e)
     info = {"type_name": _qualname(t), "message": _safe_str(e), "line": None, "name": None,
             "obj_type": None, "key": None, "module": None, "path": None,
@@ -590,6 +633,13 @@ def _names_from_message(e, info):
 
 def limit_of(e, limits):
     """Which resource limit an exception reveals, in words (None if none)."""
+    try:
+        return _limit_of(e, limits)
+    except BaseException:
+        return None
+
+
+def _limit_of(e, limits):
     if isinstance(e, MemoryError):
         return "memory limit (%d MiB of address space): MemoryError" % (int(limits.get("memory_bytes", 0)) >> 20)
     if isinstance(e, OSError):
@@ -609,10 +659,14 @@ def limit_of(e, limits):
 
 def child(req, run_dir, prog, r_fd, w_fd, nproc):
     me = os.getpid()
-    try:
-        os.setpgid(0, 0)
-    except OSError:
-        pass
+    if not _safe_sweep():
+        # Without a PID namespace or a uid of our own, the process group is
+        # how the worker finds the program's processes. (With them the child
+        # stays in the worker's group, so that os.setsid() works as usual.)
+        try:
+            os.setpgid(0, 0)
+        except OSError:
+            pass
     for name in _WORKER_SIGNALS:
         if hasattr(signal, name):
             try:
@@ -726,12 +780,20 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc):
         pass
 
     def finish(status, exc=None, limit=None):
-        sys.settrace(None)
-        if os.getpid() != me:
-            os._exit(0)  # a process the program forked: never report
+        _settrace(None)
+        if _getpid() != me:
+            _exit(0)  # a process the program forked: never report
+        try:
+            _builtins_module.__dict__.update(_BUILTINS)  # the program is over
+        except BaseException:
+            pass
         for m in ballast:
             m.close()
-        for stream in (sys.stdout, sys.stderr):
+        try:
+            streams = _flush_targets()
+        except BaseException:
+            streams = ()
+        for stream in streams:
             try:
                 stream.flush()
             except BaseException:
@@ -747,11 +809,17 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc):
         rep = {"status": status, "hit": sorted(counts), "completed": done,
                "counts": {str(k): v for k, v in counts.items()}, "values": vals,
                "exception": exc, "limit": limit}
+        data = _encode(rep)
         try:
-            _write_all(report_fd, _encode(rep))
+            _write_all(report_fd, data)
         except BaseException:
-            pass
-        os._exit(0)
+            # the program closed the pipe (os.closerange...): use a file
+            try:
+                fd = os.open(os.path.join(run_dir, REPORT_FILE), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                _write_all(fd, data)
+            except BaseException:
+                pass
+        _exit(0)
 
     timeout = float(req.get("timeout", 10.0))
 
@@ -777,16 +845,16 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc):
     threading.settrace(tr)
     try:
         exec(code, g)
-        sys.settrace(None)
+        _settrace(None)
         finish("completed")
     except SystemExit as e:
-        sys.settrace(None)
+        _settrace(None)
         if e.code in (None, 0):
             finish("completed")
         info = exception_info(e, path)
         finish("raised", info)
     except BaseException as e:
-        sys.settrace(None)
+        _settrace(None)
         info = exception_info(e, path)
         lim = limit_of(e, limits)
         if isinstance(e, MemoryError):
