@@ -28,7 +28,8 @@ fn tampering_programs_are_still_observed() {
     // replacing the standard streams
     check(&pool, "import sys\nsys.stdout = None\nsys.stderr = None\nx = 1\n", Completed, &[1, 2, 3, 4]);
     // deleting its own working directory
-    check(&pool, "import os, shutil\nshutil.rmtree(os.getcwd())\nx = 1\n", Completed, &[1, 2, 3]);
+    let o = check(&pool, "import os, shutil\nshutil.rmtree(os.getcwd())\nprint('gone')\n", Completed, &[1, 2, 3]);
+    assert_eq!(o.stdout, "gone\n", "output survives the removal of the run directory");
     // an exception whose __str__ raises
     let o = check(&pool, "class E(Exception):\n    def __str__(self):\n        raise RuntimeError\nraise E()\n", Raised, &[1, 2, 4]);
     assert_eq!(o.exception.unwrap().type_name, "__main__.E");
@@ -55,4 +56,19 @@ fn a_grandchild_in_its_own_session_does_not_survive() {
     );
     assert_eq!(o.stdout, "parent done\n", "{o:?}");
     assert!(eventually(3, || processes_named(uid, "sleep").is_empty()), "sleep 999 survived");
+}
+
+#[test]
+fn redirecting_the_scratch_layout_does_not_redirect_the_worker() {
+    let pool = pool();
+    // replace the worker's runs/ directory (in HOME) by a symlink elsewhere
+    let o = run(
+        &pool,
+        "import os\nhome = os.path.expanduser('~')\nos.makedirs('decoy', exist_ok=True)\n\
+         os.rename(os.path.join(home, 'runs'), os.path.join(home, 'old-runs'))\n\
+         os.symlink('/nonexistent-target', os.path.join(home, 'runs'))\nprint('done')\n",
+    );
+    assert_eq!(o.stdout, "done\n", "{o:?}");
+    let o = run(&pool, "import os\nprint(os.path.realpath(os.getcwd()).startswith(os.path.realpath(os.path.expanduser('~'))))\n");
+    assert_eq!(o.stdout, "True\n", "{o:?}");
 }

@@ -204,7 +204,7 @@ def _nproc_base():
             return 1
     try:
         return _count_tasks_of_uid(os.getuid())
-    except OSError:
+    except (OSError, ValueError, IndexError):
         return 1
 
 
@@ -243,29 +243,37 @@ def handle(req):
                 stream.flush()
             except BaseException:
                 pass
-        r_fd, w_fd = os.pipe()
-        t0 = time.monotonic()
-        pid = os.fork()
-        if pid == 0:
-            try:
-                child(req, run_dir, prog, r_fd, w_fd, nproc)
-            finally:
-                os._exit(70)
-        os.close(w_fd)
-        if not _safe_sweep():
-            try:
-                os.setpgid(pid, pid)
-            except OSError:
-                pass
+        # The worker keeps its own descriptors on the output files: the
+        # program may rename or delete its directory.
+        outs = [os.open(os.path.join(run_dir, name), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+                for name in ("..stdout", "..stderr")]
         try:
-            send({"event": "started", "id": rid, "pid": pid})
-            out = supervise(pid, r_fd, t0, req, os.path.join(run_dir, REPORT_FILE))
+            r_fd, w_fd = os.pipe()
+            t0 = time.monotonic()
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    child(req, run_dir, prog, r_fd, w_fd, nproc, outs)
+                finally:
+                    os._exit(70)
+            os.close(w_fd)
+            if not _safe_sweep():
+                try:
+                    os.setpgid(pid, pid)
+                except OSError:
+                    pass
+            try:
+                send({"event": "started", "id": rid, "pid": pid})
+                out = supervise(pid, r_fd, t0, req, os.path.join(run_dir, REPORT_FILE))
+            finally:
+                cleanup_processes(pid)
+                os.close(r_fd)
+            cap = int(limits.get("output_bytes", 65536))
+            out["stdout"] = _read_head(outs[0], cap)
+            out["stderr"] = _read_head(outs[1], cap)
         finally:
-            cleanup_processes(pid)
-            os.close(r_fd)
-        cap = int(limits.get("output_bytes", 65536))
-        out["stdout"] = _read_head(os.path.join(run_dir, "..stdout"), cap)
-        out["stderr"] = _read_head(os.path.join(run_dir, "..stderr"), cap)
+            for fd in outs:
+                os.close(fd)
         out["event"] = "result"
         out["id"] = rid
         send(out)
@@ -285,9 +293,9 @@ def _clean_scratch(scratch):
     except OSError:
         return
     for name in names:
-        if name in ("runs", ".mpl"):
-            continue
         p = os.path.join(scratch, name)
+        if name in ("runs", ".mpl") and os.path.isdir(p) and not os.path.islink(p):
+            continue
         try:
             if os.path.isdir(p) and not os.path.islink(p):
                 _rmtree(p)
@@ -297,10 +305,9 @@ def _clean_scratch(scratch):
             pass
 
 
-def _read_head(path, cap):
+def _read_head(fd, cap):
     try:
-        with open(path, "rb") as f:
-            data = f.read(cap)
+        data = os.pread(fd, cap, 0)
     except OSError:
         return ""
     return data.decode("utf-8", "replace")
@@ -657,7 +664,7 @@ def _limit_of(e, limits):
     return None
 
 
-def child(req, run_dir, prog, r_fd, w_fd, nproc):
+def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
     me = os.getpid()
     if not _safe_sweep():
         # Without a PID namespace or a uid of our own, the process group is
@@ -683,8 +690,7 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc):
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    for fd, name in ((1, "..stdout"), (2, "..stderr")):
-        f = os.open(os.path.join(run_dir, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    for fd, f in zip((1, 2), outs):
         os.dup2(f, fd)
         os.close(f)
     os.chdir(run_dir)
