@@ -194,3 +194,21 @@ fn runs_do_not_see_each_other() {
     );
     assert_eq!(o.stdout, "False False False\n", "{o:?}");
 }
+
+#[test]
+fn an_unremovable_run_directory_does_not_break_the_worker() {
+    let pool = pool();
+    let o = run(&pool, "import os\nos.makedirs('locked/inner')\nopen('locked/inner/f', 'w').write('x')\nos.chmod('locked/inner', 0)\nos.chmod('locked', 0)\nprint('locked')\n");
+    assert_eq!(o.stdout, "locked\n");
+    let o = run(&pool, "import os\nprint(sorted(os.listdir('.')))\n");
+    assert_eq!(o.stdout, "['..stderr', '..stdout', 'program.py']\n", "{o:?}");
+}
+
+#[test]
+fn the_program_path_is_stable_across_runs() {
+    let pool = pool();
+    let a = run(&pool, "print(__file__)\n");
+    let b = run(&pool, "print(__file__)\n");
+    assert_eq!(a.stdout, b.stdout);
+    assert!(a.stdout.trim_end().ends_with("/program.py"));
+}

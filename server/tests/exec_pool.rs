@@ -132,3 +132,28 @@ fn a_venv_interpreter_works_with_its_site_packages() {
         assert_eq!(lines[1], "venv");
     }
 }
+
+#[test]
+fn many_threads_many_runs_no_cross_talk() {
+    let pool = Arc::new(pool_with(|c| c.max_workers = 2));
+    let handles: Vec<_> = (0..4)
+        .map(|t| {
+            let pool = Arc::clone(&pool);
+            std::thread::spawn(move || {
+                for i in 0..15 {
+                    let mut rq = req(&format!("import sys\nv = {t} * 1000 + {i}\nprint(v)\nif v % 7 == 0:\n    raise KeyError(v)\n"));
+                    rq.probes = [(2, vec!["v".to_string()])].into_iter().collect();
+                    let o = pool.run(&rq).unwrap();
+                    let v = t * 1000 + i;
+                    assert_eq!(o.stdout, format!("{v}\n"));
+                    assert_eq!(o.values[&2], vec![("v".to_string(), v.to_string())]);
+                    let expect = if v % 7 == 0 { RunStatus::Raised } else { RunStatus::Completed };
+                    assert_eq!(o.status, expect, "{o:?}");
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().unwrap();
+    }
+}

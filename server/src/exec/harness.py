@@ -36,25 +36,38 @@ import threading
 import time
 import traceback
 
+# What the child needs to report, bound now: the program may monkeypatch the
+# modules it shares with the harness (json.dumps = ..., os._exit = ...).
+_dumps = json.dumps
+_write = os.write
+_exit = os._exit
+_getpid = os.getpid
+_settrace = sys.settrace
+_flush_targets = lambda: (sys.__stdout__, sys.__stderr__, sys.stdout, sys.stderr)
+import builtins as _builtins_module
+_BUILTINS = dict(_builtins_module.__dict__)
+
 PROTO_IN = None   # file object on the original stdin (requests)
 PROTO_OUT = -1    # fd of the original stdout (events)
+WORKER_PID = -1
 OPTS = {"scratch": None, "sweep": "none", "nproc": "relative", "dedicated-uid": None}
 HARD_GRACE = 1.0  # seconds between the soft timer and the hard kill
 NOFILE = 1024
 REPORT_FD = 1023  # where the child keeps its end of the report pipe
+REPORT_FILE = "..report"  # fallback when the program closed that pipe
 _WORKER_SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGQUIT", "SIGALRM", "SIGTSTP",
                    "SIGTTIN", "SIGTTOU")
 
 
 def _encode(obj):
     # Lone surrogates (from undecodable file names, say) become "?".
-    return json.dumps(obj, ensure_ascii=False).encode("utf-8", "replace")
+    return _dumps(obj, ensure_ascii=False).encode("utf-8", "replace")
 
 
 def _write_all(fd, data):
     view = memoryview(data)
     while view:
-        n = os.write(fd, view)
+        n = _write(fd, view)
         view = view[n:]
 
 
@@ -65,10 +78,11 @@ def send(obj):
 # --------------------------------------------------------------------------- worker
 
 def main():
-    global PROTO_IN, PROTO_OUT
+    global PROTO_IN, PROTO_OUT, WORKER_PID
     args = sys.argv[1:]
     for i in range(0, len(args) - 1, 2):
         OPTS[args[i].lstrip("-")] = args[i + 1]
+    WORKER_PID = os.getpid()
     # kill(-1) is only safe inside our own PID namespace (where we are PID 2,
     # under bwrap's init) or as a uid that belongs to this worker alone.
     if OPTS["sweep"] == "pidns" and os.getpid() > 3:
@@ -138,14 +152,26 @@ def _safe_relpath(rel):
 
 
 def _rmtree(path):
-    def onerror(func, p, _exc):
-        try:
-            os.chmod(os.path.dirname(p) or ".", 0o700)
-            os.chmod(p, 0o700)
-            func(p)
-        except OSError:
-            pass
-    shutil.rmtree(path, onerror=onerror)
+    """Remove a tree the program may have made unreadable. Never raises."""
+    try:
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.lexists(path):
+            return
+        # Something was not removable: make every directory ours again.
+        stack = [path]
+        while stack:
+            d = stack.pop()
+            try:
+                os.chmod(d, 0o700)
+                with os.scandir(d) as it:
+                    for e in it:
+                        if e.is_dir(follow_symlinks=False):
+                            stack.append(e.path)
+            except OSError:
+                continue
+        shutil.rmtree(path, ignore_errors=True)
+    except BaseException:
+        pass
 
 
 def _count_tasks_of_uid(uid):
@@ -178,7 +204,7 @@ def _nproc_base():
             return 1
     try:
         return _count_tasks_of_uid(os.getuid())
-    except OSError:
+    except (OSError, ValueError, IndexError):
         return 1
 
 
@@ -188,9 +214,13 @@ def handle(req):
     scratch = OPTS["scratch"]
     runs = os.path.join(scratch, "runs")
     os.makedirs(runs, exist_ok=True)
-    run_dir = os.path.join(runs, "r%d" % rid)
+    # The same path for every run of this worker, so that __file__ and
+    # tracebacks do not vary from run to run.
+    run_dir = os.path.join(runs, "run")
     if os.path.lexists(run_dir):
         _rmtree(run_dir)
+    if os.path.lexists(run_dir):
+        run_dir = os.path.join(runs, "run-%d" % rid)
     os.mkdir(run_dir, 0o755)
     try:
         for res in req.get("resources") or ():
@@ -213,34 +243,47 @@ def handle(req):
                 stream.flush()
             except BaseException:
                 pass
-        r_fd, w_fd = os.pipe()
-        t0 = time.monotonic()
-        pid = os.fork()
-        if pid == 0:
+        # The worker keeps its own descriptors on the output files: the
+        # program may rename or delete its directory.
+        outs = [os.open(os.path.join(run_dir, name), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+                for name in ("..stdout", "..stderr")]
+        try:
+            r_fd, w_fd = os.pipe()
+            t0 = time.monotonic()
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    child(req, run_dir, prog, r_fd, w_fd, nproc, outs)
+                finally:
+                    os._exit(70)
+            os.close(w_fd)
+            if not _safe_sweep():
+                try:
+                    os.setpgid(pid, pid)
+                except OSError:
+                    pass
             try:
-                child(req, run_dir, prog, r_fd, w_fd, nproc)
+                send({"event": "started", "id": rid, "pid": pid})
+                out = supervise(pid, r_fd, t0, req, os.path.join(run_dir, REPORT_FILE))
             finally:
-                os._exit(70)
-        os.close(w_fd)
-        try:
-            os.setpgid(pid, pid)
-        except OSError:
-            pass
-        try:
-            send({"event": "started", "id": rid, "pid": pid})
-            out = supervise(pid, r_fd, t0, req)
+                cleanup_processes(pid)
+                os.close(r_fd)
+            cap = int(limits.get("output_bytes", 65536))
+            out["stdout"] = _read_head(outs[0], cap)
+            out["stderr"] = _read_head(outs[1], cap)
         finally:
-            cleanup_processes(pid)
-            os.close(r_fd)
-        cap = int(limits.get("output_bytes", 65536))
-        out["stdout"] = _read_head(os.path.join(run_dir, "..stdout"), cap)
-        out["stderr"] = _read_head(os.path.join(run_dir, "..stderr"), cap)
+            for fd in outs:
+                os.close(fd)
         out["event"] = "result"
         out["id"] = rid
         send(out)
     finally:
-        _rmtree(run_dir)
-        _clean_scratch(scratch)
+        # Nothing may raise past this point: the answer has been sent.
+        try:
+            _rmtree(run_dir)
+            _clean_scratch(scratch)
+        except BaseException:
+            pass
 
 
 def _clean_scratch(scratch):
@@ -250,9 +293,9 @@ def _clean_scratch(scratch):
     except OSError:
         return
     for name in names:
-        if name in ("runs", ".mpl"):
-            continue
         p = os.path.join(scratch, name)
+        if name in ("runs", ".mpl") and os.path.isdir(p) and not os.path.islink(p):
+            continue
         try:
             if os.path.isdir(p) and not os.path.islink(p):
                 _rmtree(p)
@@ -262,16 +305,15 @@ def _clean_scratch(scratch):
             pass
 
 
-def _read_head(path, cap):
+def _read_head(fd, cap):
     try:
-        with open(path, "rb") as f:
-            data = f.read(cap)
+        data = os.pread(fd, cap, 0)
     except OSError:
         return ""
     return data.decode("utf-8", "replace")
 
 
-def supervise(pid, r_fd, t0, req):
+def supervise(pid, r_fd, t0, req, report_file):
     timeout = float(req.get("timeout", 10.0))
     hard = t0 + timeout + float(req.get("hard_grace", HARD_GRACE))
     chunks = []
@@ -292,7 +334,7 @@ def supervise(pid, r_fd, t0, req):
             now = time.monotonic()
             if now >= hard:
                 hard_killed = True
-                _killpg(pid)
+                _kill_run(pid)
                 _, status, rusage = os.wait4(pid, 0)
                 break
             wait = hard - now
@@ -324,6 +366,12 @@ def supervise(pid, r_fd, t0, req):
         if not data:
             break
         chunks.append(data)
+    if not chunks:
+        try:
+            with open(report_file, "rb") as f:
+                chunks.append(f.read())
+        except OSError:
+            pass
     report = None
     if chunks:
         try:
@@ -398,27 +446,42 @@ def _reap():
             return
 
 
-def cleanup_processes(pgid):
-    """Kill the run's process group and anything else the program started."""
-    _killpg(pgid)
+def _safe_sweep():
+    """kill(-1) reaches exactly the program's processes: inside our own PID
+    namespace (we are PID 2 under bwrap's init), or as a uid of our own."""
+    if OPTS["sweep"] == "pidns":
+        return WORKER_PID <= 3
+    if OPTS["sweep"] == "uid":
+        return os.getuid() != 0 and os.geteuid() != 0
+    return False
+
+
+def _kill_run(pid):
+    if _safe_sweep():
+        try:
+            os.kill(-1, signal.SIGKILL)  # never the caller, never PID 1
+        except OSError:
+            pass
+    else:
+        _killpg(pid)
+
+
+def cleanup_processes(pid):
+    """Kill the run's process (group) and anything else the program started."""
+    if not _safe_sweep():
+        _killpg(pid)
+        _reap()
+        return
+    for i in range(200):
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            break
+        _reap()
+        if not _others_alive():
+            break
+        time.sleep(0.001)
     _reap()
-    safe = ((OPTS["sweep"] == "pidns" and os.getpid() <= 3)
-            or (OPTS["sweep"] == "uid" and os.getuid() != 0 and os.geteuid() != 0))
-    if safe:
-        # Inside our own PID namespace, or as a uid that belongs to this worker
-        # alone, kill(-1) reaches exactly the program's leftovers (never the
-        # caller, never PID 1).
-        for i in range(200):
-            try:
-                os.kill(-1, signal.SIGKILL)
-            except ProcessLookupError:
-                break
-            except PermissionError:
-                break
-            _reap()
-            if not _others_alive():
-                break
-            time.sleep(0.001)
 
 
 def _others_alive():
@@ -502,6 +565,13 @@ def _safe_str(e, limit=1000):
 
 
 def exception_info(e, path):
+    try:
+        return _exception_info(e, path)
+    except BaseException:
+        return _exc_stub(type(e).__name__, "<the exception could not be described>")
+
+
+def _exception_info(e, path):
     t = type(e)
     info = {"type_name": _qualname(t), "message": _safe_str(e), "line": None, "name": None,
             "obj_type": None, "key": None, "module": None, "path": None,
@@ -519,6 +589,8 @@ def exception_info(e, path):
             info["name"] = name if isinstance(name, str) else None
         if isinstance(e, AttributeError) and info["name"] is not None and hasattr(e, "obj"):
             info["obj_type"] = type(e.obj).__name__
+        if isinstance(e, (NameError, AttributeError)) and info["name"] is None:
+            _names_from_message(e, info)  # Python < 3.10 has no .name
         if isinstance(e, ImportError):
             mod = e.name if isinstance(e.name, str) else None
             info["module"] = mod
@@ -536,8 +608,45 @@ def exception_info(e, path):
     return info
 
 
+def _quoted(msg, after):
+    i = msg.find(after)
+    if i < 0:
+        return None
+    rest = msg[i + len(after):]
+    return rest.split("'", 1)[0] if "'" in rest else None
+
+
+def _names_from_message(e, info):
+    msg = info["message"]
+    if isinstance(e, NameError):
+        for pre in ("name '", "local variable '", "free variable '", "cannot access local variable '"):
+            if msg.startswith(pre):
+                info["name"] = msg[len(pre):].split("'", 1)[0]
+                return
+    else:
+        # "'T' object has no attribute 'x'", "module 'm' has no attribute 'x'",
+        # "type object 'T' has no attribute 'x'"
+        name = _quoted(msg, "has no attribute '")
+        if name is None:
+            return
+        info["name"] = name
+        if msg.startswith("module '"):
+            info["obj_type"] = "module"
+        elif msg.startswith("type object '"):
+            info["obj_type"] = "type"
+        elif msg.startswith("'") and "' object has no attribute" in msg:
+            info["obj_type"] = msg[1:].split("'", 1)[0]
+
+
 def limit_of(e, limits):
     """Which resource limit an exception reveals, in words (None if none)."""
+    try:
+        return _limit_of(e, limits)
+    except BaseException:
+        return None
+
+
+def _limit_of(e, limits):
     if isinstance(e, MemoryError):
         return "memory limit (%d MiB of address space): MemoryError" % (int(limits.get("memory_bytes", 0)) >> 20)
     if isinstance(e, OSError):
@@ -555,12 +664,16 @@ def limit_of(e, limits):
     return None
 
 
-def child(req, run_dir, prog, r_fd, w_fd, nproc):
+def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
     me = os.getpid()
-    try:
-        os.setpgid(0, 0)
-    except OSError:
-        pass
+    if not _safe_sweep():
+        # Without a PID namespace or a uid of our own, the process group is
+        # how the worker finds the program's processes. (With them the child
+        # stays in the worker's group, so that os.setsid() works as usual.)
+        try:
+            os.setpgid(0, 0)
+        except OSError:
+            pass
     for name in _WORKER_SIGNALS:
         if hasattr(signal, name):
             try:
@@ -577,8 +690,7 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc):
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    for fd, name in ((1, "..stdout"), (2, "..stderr")):
-        f = os.open(os.path.join(run_dir, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    for fd, f in zip((1, 2), outs):
         os.dup2(f, fd)
         os.close(f)
     os.chdir(run_dir)
@@ -674,12 +786,20 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc):
         pass
 
     def finish(status, exc=None, limit=None):
-        sys.settrace(None)
-        if os.getpid() != me:
-            os._exit(0)  # a process the program forked: never report
+        _settrace(None)
+        if _getpid() != me:
+            _exit(0)  # a process the program forked: never report
+        try:
+            _builtins_module.__dict__.update(_BUILTINS)  # the program is over
+        except BaseException:
+            pass
         for m in ballast:
             m.close()
-        for stream in (sys.stdout, sys.stderr):
+        try:
+            streams = _flush_targets()
+        except BaseException:
+            streams = ()
+        for stream in streams:
             try:
                 stream.flush()
             except BaseException:
@@ -695,11 +815,17 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc):
         rep = {"status": status, "hit": sorted(counts), "completed": done,
                "counts": {str(k): v for k, v in counts.items()}, "values": vals,
                "exception": exc, "limit": limit}
+        data = _encode(rep)
         try:
-            _write_all(report_fd, _encode(rep))
+            _write_all(report_fd, data)
         except BaseException:
-            pass
-        os._exit(0)
+            # the program closed the pipe (os.closerange...): use a file
+            try:
+                fd = os.open(os.path.join(run_dir, REPORT_FILE), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                _write_all(fd, data)
+            except BaseException:
+                pass
+        _exit(0)
 
     timeout = float(req.get("timeout", 10.0))
 
@@ -725,16 +851,16 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc):
     threading.settrace(tr)
     try:
         exec(code, g)
-        sys.settrace(None)
+        _settrace(None)
         finish("completed")
     except SystemExit as e:
-        sys.settrace(None)
+        _settrace(None)
         if e.code in (None, 0):
             finish("completed")
         info = exception_info(e, path)
         finish("raised", info)
     except BaseException as e:
-        sys.settrace(None)
+        _settrace(None)
         info = exception_info(e, path)
         lim = limit_of(e, limits)
         if isinstance(e, MemoryError):

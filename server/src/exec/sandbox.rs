@@ -195,7 +195,10 @@ impl SandboxPlan {
                     n.push_str(" (setpriv is missing: the uid is dropped directly)");
                 }
             } else {
-                n.push_str(", as your own user under resource limits only");
+                n.push_str(
+                    ", as your own user (they can read your files and signal your other processes) under \
+                     resource limits only",
+                );
             }
             n
         });

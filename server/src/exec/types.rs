@@ -78,6 +78,7 @@ pub struct RunOutcome {
     /// Captured output, truncated.
     pub stdout: String,
     pub stderr: String,
+    /// Wall time of the run itself (fork to exit), without preloading.
     pub duration: Duration,
 }
 
@@ -85,6 +86,8 @@ pub struct RunOutcome {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Containment {
     pub bubblewrap: bool,
+    /// The (non-root) uid programs run as: the first worker's dedicated uid
+    /// when we run as root (each worker has its own), else our own uid.
     pub unprivileged_uid: Option<u32>,
     /// Plain-language note when protection is reduced.
     pub note: Option<String>,
@@ -117,6 +120,8 @@ pub enum ExecError {
     Spawn(PathBuf, std::io::Error),
     #[error("the execution worker died unexpectedly: {0}")]
     WorkerDied(String),
+    /// A malformed reply, or the harness itself failed to prepare or carry
+    /// out a run (its message says why); the worker is replaced if needed.
     #[error("the execution worker sent a malformed reply: {0}")]
     Protocol(String),
     #[error("could not prepare the scratch directory: {0}")]

@@ -52,6 +52,7 @@ enum Event {
     },
     Result(Box<WireResult>),
     Error {
+        id: Option<u64>,
         message: String,
     },
 }
@@ -307,6 +308,24 @@ impl Worker {
             .map_err(|e| Wait::Bad(format!("{e}: {}", sandbox::tail(&String::from_utf8_lossy(&line), 300))))
     }
 
+    /// The next event about request `id`, skipping stale ones (a late
+    /// message about an earlier request must not be taken for this one).
+    fn event_for(&mut self, id: u64, deadline: Instant) -> Result<Event, Wait> {
+        loop {
+            let ev = self.next_event(deadline)?;
+            let about = match &ev {
+                Event::Started { id, .. } => Some(*id),
+                Event::Result(r) => Some(r.id),
+                Event::Error { id, .. } => *id,
+                Event::Ready { .. } => None,
+            };
+            match about {
+                Some(other) if other != id => continue,
+                _ => return Ok(ev),
+            }
+        }
+    }
+
     /// The worker can take another request.
     pub fn is_alive(&mut self) -> bool {
         if self.dead {
@@ -360,8 +379,8 @@ impl Worker {
                 preload: false,
             };
         }
-        match self.next_event(started + PREPARE_BUDGET) {
-            Ok(Event::Started { id: sid, pid }) if sid == id => {
+        match self.event_for(id, started + PREPARE_BUDGET) {
+            Ok(Event::Started { pid, .. }) => {
                 if self.host_pids && pid > 0 {
                     self.run_pgid = Some(pid);
                 }
@@ -397,8 +416,8 @@ impl Worker {
         }
         let run_start = Instant::now();
         let deadline = run_start + req.timeout + HARD_GRACE + WATCHDOG_MARGIN;
-        let res = match self.next_event(deadline) {
-            Ok(Event::Result(r)) if r.id == id => Ok(r.into_outcome()),
+        let res = match self.event_for(id, deadline) {
+            Ok(Event::Result(r)) => Ok(r.into_outcome()),
             Ok(Event::Error { message, .. }) => Err(ExecError::Protocol(message)),
             Ok(_) => {
                 self.dead = true;

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// The interpreter under test: `python3` from PATH, or `RUNNABLE_TEST_PYTHON`.
 pub fn python() -> PathBuf {
-    PathBuf::from("python3")
+    std::env::var_os("RUNNABLE_TEST_PYTHON").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("python3"))
 }
 
 pub fn config() -> ExecConfig {
