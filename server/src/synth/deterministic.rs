@@ -4,7 +4,7 @@
 //! branches.
 
 use super::infer::{self, camel};
-use super::knowledge::well_known_import;
+use super::knowledge::{kinds, well_known_import};
 use super::prefix::{Binding, Candidate, Prefix};
 use super::resources::{directory_for, resource_for};
 use super::session::{Attempt, Context};
@@ -107,8 +107,9 @@ impl Proposer for Deterministic {
                 let called = line.is_some_and(|l| ctx.line_text(l).contains(&format!(".{attr}(")));
                 for n in &names_on_line {
                     let mut p = base.clone();
-                    let returns = usage_of(ctx, n).attrs.get(&attr).cloned().unwrap_or_default();
-                    if add_member(p.binding_mut(n).unwrap(), &attr, called, &returns) {
+                    let whole = usage_of(ctx, n);
+                    let returns = whole.attrs.get(&attr).cloned().unwrap_or_default();
+                    if add_member(p.binding_mut(n).unwrap(), &attr, called, &returns, &whole) {
                         out.push(p);
                     }
                 }
@@ -248,11 +249,31 @@ fn local_module(ctx: &Context, module: &str) -> Vec<Resource> {
     out
 }
 
-/// Whether `name` is referenced on any line other than its own `def`/`class` lines.
+/// Whether `name` is referenced outside its own `def`/`class` blocks (a
+/// local variable of the same name inside the body does not count).
 fn referenced(ctx: &Context, name: &str, def_lines: &[u32]) -> bool {
-    ctx.fragment.lines().enumerate().any(|(i, l)| {
-        !def_lines.contains(&(i as u32 + 1)) && identifiers(l).iter().any(|w| w == name)
+    let lines: Vec<&str> = ctx.fragment.lines().collect();
+    let spans: Vec<(usize, usize)> = def_lines.iter().map(|&d| block_span(&lines, d as usize - 1)).collect();
+    lines.iter().enumerate().any(|(i, l)| {
+        !spans.iter().any(|&(a, b)| i >= a && i <= b) && identifiers(l).iter().any(|w| w == name)
     })
+}
+
+/// First and last line index of the block headed at `start` (by indentation).
+fn block_span(lines: &[&str], start: usize) -> (usize, usize) {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let head = indent(lines[start]);
+    let mut end = start;
+    for (i, l) in lines.iter().enumerate().skip(start + 1) {
+        if l.trim().is_empty() {
+            continue;
+        }
+        if indent(l) <= head {
+            break;
+        }
+        end = i;
+    }
+    (start, end)
 }
 
 /// Arguments for a call of `f`: one prefix binding per required parameter,
@@ -458,15 +479,15 @@ fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
     let modules: Vec<&str> = ctx.analysis.imports.iter().map(|i| i.module.as_str()).collect();
     let mut added = false;
     if modules.iter().any(|m| m.starts_with("requests")) || p.binding("requests").is_some() {
-        p.bindings.push(Binding::new("_offline_request", vec![Candidate::Value(Value::Expr {
-            code: OFFLINE_REQUESTS.into(),
+        p.bindings.push(Binding::new("_offline_request", vec![Candidate::Value(Value::Code {
+            source: OFFLINE_REQUESTS.into(),
             imports: vec!["import requests".into()],
         })]));
         added = true;
     }
     if modules.iter().any(|m| m.starts_with("urllib")) || !added {
-        p.bindings.push(Binding::new("_offline_urlopen", vec![Candidate::Value(Value::Expr {
-            code: OFFLINE_URLLIB.into(),
+        p.bindings.push(Binding::new("_offline_urlopen", vec![Candidate::Value(Value::Code {
+            source: OFFLINE_URLLIB.into(),
             imports: vec!["import io".into(), "import urllib.request".into()],
         })]));
         added = true;
@@ -521,19 +542,35 @@ fn add_to_local_module(base: &Prefix, module: &str, name: &str, called: bool) ->
     Some(p)
 }
 
-fn add_member(b: &mut Binding, attr: &str, called: bool, usage: &Usage) -> bool {
+fn add_member(b: &mut Binding, attr: &str, called: bool, usage: &Usage, usage_whole: &Usage) -> bool {
     let class = camel(&b.name);
-    let Candidate::Value(v) = b.current_mut() else { return false };
+    let Some(current) = b.value().cloned() else { return false };
     let returns = usage.returns.as_deref().filter(|r| **r != Usage::default()).map(|r| infer::best(attr, r, 1)).unwrap_or(Value::None);
     let member = if called { Value::Function { returns: Box::new(returns), is_async: false } } else if *usage != Usage::default() { infer::best(attr, usage, 1) } else { Value::Str(attr.to_string()) };
-    if let Some(base) = builtin_base(v) {
+    if let Some(base) = builtin_base(&current) {
+        // Another builtin kind that has the attribute (`decode`: bytes, not str),
+        // keeping the text where both are strings of some sort.
+        let other = kinds().iter().find(|(k, attrs)| k != base && attrs.contains(attr)).map(|(k, _)| k.as_str());
+        if let Some(kind) = other {
+            let alt = match (&current, kind) {
+                (Value::Str(s), "bytes") => Value::Bytes(s.clone()),
+                (Value::Bytes(s), "str") => Value::Str(s.clone()),
+                _ => infer::value_of_kind(kind, &b.name, usage_whole),
+            };
+            if !b.candidates.contains(&Candidate::Value(alt.clone())) {
+                b.candidates.insert(b.choice + 1, Candidate::Value(alt));
+                b.choice += 1;
+                return true;
+            }
+        }
         // A builtin value lacks the attribute: a subclass of its type that has it.
         let (attrs, methods) = if called { (vec![], vec![(attr.to_string(), member)]) } else { (vec![(attr.to_string(), member)], vec![]) };
-        let derived = Value::Derived { class, base: base.into(), value: Box::new(v.clone()), attrs, methods };
+        let derived = Value::Derived { class, base: base.into(), value: Box::new(current.clone()), attrs, methods };
         b.candidates.insert(b.choice + 1, Candidate::Value(derived));
         b.choice += 1;
         return true;
     }
+    let Candidate::Value(v) = b.current_mut() else { return false };
     match v {
         Value::Derived { attrs, methods, .. } => {
             if attrs.iter().chain(methods.iter()).any(|(n, _)| n == attr) {
@@ -678,7 +715,7 @@ mod tests {
         assert!(add_key(&mut b, &KeyLit::Str("b".into())));
         assert_eq!(b.value().unwrap().expr(), "{'a': 1, 'b': 1}");
         let mut o = Binding::new("user", vec![Candidate::Value(Value::Str("Ada".into()))]);
-        assert!(add_member(&mut o, "save", true, &Usage::default()));
+        assert!(add_member(&mut o, "save", true, &Usage::default(), &Usage::default()));
         assert_eq!(
             o.value().unwrap().definition("user"),
             "class User(str):\n    def save(self, *args, **kwargs):\n        return None\n\n\nuser = User('Ada')"

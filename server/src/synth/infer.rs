@@ -51,8 +51,17 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         let kind: &'static str = static_kind(kind);
         let known = attr_names.iter().filter(|a| attrs.contains(**a)).count() as i32;
         let unknown = attr_names.len() as i32 - known;
+        // Chained calls on a result with attributes this kind lacks
+        // (`objects.all().filter()`): not this kind, a custom object.
+        let chained_unknown = u
+            .attrs
+            .values()
+            .filter_map(|a| a.returns.as_deref())
+            .flat_map(|r| r.attrs.keys())
+            .filter(|k| !attrs.contains(*k))
+            .count() as i32;
         if !attr_names.is_empty() {
-            add(&mut scores, kind, 4 * known - 3 * unknown);
+            add(&mut scores, kind, 4 * known - 3 * unknown - 4 * chained_unknown);
         }
     }
     if !attr_names.is_empty() {
@@ -385,6 +394,11 @@ fn list_len(u: &Usage) -> usize {
         .max()
         .unwrap_or(0);
     max_idx.max(3)
+}
+
+/// A value of a given kind for a name used as `u`.
+pub fn value_of_kind(kind: &str, name: &str, u: &Usage) -> Value {
+    build(kind, name, u, 1)
 }
 
 fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {

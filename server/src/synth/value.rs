@@ -26,6 +26,9 @@ pub enum Value {
     /// A builtin value of a subclass that adds what the fragment needs
     /// (`class Config(dict)` with an `iteritems` method).
     Derived { class: String, base: String, value: Box<Value>, attrs: Vec<(String, Value)>, methods: Vec<(String, Value)> },
+    /// Statements that define the name themselves (a stand-in such as the
+    /// offline network), with the imports they need.
+    Code { source: String, imports: Vec<String> },
     /// The catch-all placeholder: answers every attribute, call, item.
     Anything,
 }
@@ -92,6 +95,7 @@ impl Value {
             Value::Function { .. } => "function",
             Value::Class { .. } => "class",
             Value::Derived { .. } => "object",
+            Value::Code { .. } => "stand-in",
             Value::Anything => "placeholder",
         }
     }
@@ -99,7 +103,7 @@ impl Value {
     /// Imports every part of this value needs.
     pub fn imports(&self, out: &mut Vec<String>) {
         match self {
-            Value::Expr { imports, .. } => out.extend(imports.iter().cloned()),
+            Value::Expr { imports, .. } | Value::Code { imports, .. } => out.extend(imports.iter().cloned()),
             Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().for_each(|x| x.imports(out)),
             Value::Dict(kv) => kv.iter().for_each(|(k, v)| {
                 k.imports(out);
@@ -157,7 +161,7 @@ impl Value {
             // are referred to by the binding's name.
             Value::Object { class, .. } => format!("{class}()"),
             Value::Derived { class, value, .. } => format!("{class}({})", value.expr()),
-            Value::Function { .. } | Value::Class { .. } => "None".into(),
+            Value::Function { .. } | Value::Class { .. } | Value::Code { .. } => "None".into(),
         }
     }
 
@@ -209,12 +213,18 @@ impl Value {
                 format!("{def} {name}(*args, **kwargs):\n    return {}", returns.expr())
             }
             Value::Class { attrs, methods } => class_source(name, attrs, methods),
+            Value::Code { source, .. } => source.clone(),
             Value::Derived { class, base, value, attrs, methods } => {
                 let src = class_source(class, attrs, methods).replacen(&format!("class {class}:"), &format!("class {class}({base}):"), 1);
                 format!("{src}\n\n\n{name} = {class}({})", value.expr())
             }
             Value::Object { class, attrs, methods } => {
-                format!("{}\n\n\n{name} = {class}()", class_source(class, attrs, methods))
+                if class == name {
+                    // A capitalised name used with attributes is the class itself.
+                    members_source(class, attrs, methods, true)
+                } else {
+                    format!("{}\n\n\n{name} = {class}()", class_source(class, attrs, methods))
+                }
             }
             _ => format!("{name} = {}", wrap_long(&self.expr(), name.len() + 3)),
         }
@@ -222,6 +232,12 @@ impl Value {
 }
 
 fn class_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Value)]) -> String {
+    members_source(class, attrs, methods, false)
+}
+
+/// A class whose members are used on the class itself (`Model.objects`):
+/// methods are classmethods.
+fn members_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Value)], on_class: bool) -> String {
     let mut s = format!("class {class}:");
     for (a, v) in attrs {
         s.push_str(&format!("\n    {a} = {}", v.expr()));
@@ -234,7 +250,11 @@ fn class_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Valu
             Value::Function { returns, is_async } => (if *is_async { "async def" } else { "def" }, returns.expr()),
             other => ("def", other.expr()),
         };
-        s.push_str(&format!("\n    {def} {m}(self, *args, **kwargs):\n        return {ret}"));
+        if on_class {
+            s.push_str(&format!("\n    @classmethod\n    {def} {m}(cls, *args, **kwargs):\n        return {ret}"));
+        } else {
+            s.push_str(&format!("\n    {def} {m}(self, *args, **kwargs):\n        return {ret}"));
+        }
     }
     if attrs.is_empty() && methods.is_empty() {
         s.push_str("\n    pass");
