@@ -11,7 +11,7 @@ use super::session::{Attempt, Context};
 use super::value::Value;
 use super::Proposer;
 use crate::analysis::{FreeName, Literal, Usage, Wrap};
-use crate::exec::Resource;
+use crate::exec::{Resource, RunStatus};
 use crate::knowledge::conventional_import;
 
 pub struct Deterministic;
@@ -34,6 +34,22 @@ impl Proposer for Deterministic {
             }
         }
         let patterns = glob_patterns(ctx.fragment);
+        // Relative paths written as literals ("./data") are created too.
+        for path in relative_path_literals(ctx.fragment) {
+            if a.files.iter().any(|f| f.path == path) {
+                continue;
+            }
+            let is_dir = !path.rsplit('/').next().unwrap_or("").contains('.');
+            if is_dir {
+                let mut pats = patterns.clone();
+                pats.extend(extension_literals(ctx.fragment).into_iter().map(|e| format!("*{e}")));
+                for r in directory_for(&path, &pats) {
+                    p.add_resource(r);
+                }
+            } else if let Some(r) = resource_for(&path, "open") {
+                p.add_resource(r);
+            }
+        }
         for file in &a.files {
             if file.writes {
                 continue;
@@ -51,6 +67,11 @@ impl Proposer for Deterministic {
     }
 
     fn refine(&self, ctx: &Context, attempt: &Attempt) -> Vec<Prefix> {
+        if attempt.outcome.status == RunStatus::Timeout {
+            // A loop that never ends waits for a value that ends it.
+            let all: Vec<u32> = attempt.coverage.executable.clone();
+            return self.variants(ctx, attempt, &all);
+        }
         let Some(e) = &attempt.outcome.exception else { return Vec::new() };
         let base = &attempt.prefix;
         let mut out = Vec::new();
@@ -177,8 +198,9 @@ impl Proposer for Deterministic {
             }
             let mut names = br.names.clone();
             names.extend(identifiers(&br.condition));
-            names.sort();
-            names.dedup();
+            names.extend(related_bindings(ctx, &best.prefix, br.line));
+            let mut seen = Vec::new();
+            names.retain(|n| if seen.contains(n) { false } else { seen.push(n.clone()); true });
             for n in names {
                 let Some(b) = best.prefix.binding(&n) else { continue };
                 for alt in alternatives(b, &br.condition) {
@@ -190,8 +212,48 @@ impl Proposer for Deterministic {
                 }
             }
         }
+        out.extend(handler_variants(ctx, best, uncovered));
         out
     }
+}
+
+/// Variants that reach `except` handlers still uncovered: a function called
+/// in the `try` body raises, or a name it reads is left undefined.
+fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
+    let lines: Vec<&str> = ctx.fragment.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let t = l.trim_start();
+        if !(t.starts_with("except") && uncovered.contains(&(i as u32 + 2))) {
+            continue;
+        }
+        let Some(try_at) = (0..i).rev().find(|&j| indent(lines[j]) == indent(l) && lines[j].trim_start().starts_with("try")) else { continue };
+        let mut names: Vec<String> = Vec::new();
+        for j in try_at + 1..i {
+            for n in related_bindings(ctx, &best.prefix, j as u32 + 1) {
+                if !names.contains(&n) {
+                    names.push(n);
+                }
+            }
+        }
+        let exc = t.trim_start_matches("except").trim().trim_end_matches(':').split([' ', ',', '(', ')']).find(|w| !w.is_empty() && *w != "as").unwrap_or("Exception");
+        let exc = if exc.chars().next().is_some_and(char::is_uppercase) && !exc.contains('.') { exc } else { "Exception" };
+        for n in names {
+            let b = best.prefix.binding(&n).unwrap();
+            let mut p = best.prefix.clone();
+            if exc == "NameError" {
+                p.bindings.retain(|x| x.name != n);
+                out.push(p);
+            } else if matches!(b.value(), Some(Value::Function { .. })) {
+                let bm = p.binding_mut(&n).unwrap();
+                bm.candidates.push(Candidate::Value(Value::Raises(exc.to_string())));
+                bm.choice = bm.candidates.len() - 1;
+                out.push(p);
+            }
+        }
+    }
+    out
 }
 
 /// How a name can be defined: an import when it names a module or a
@@ -259,6 +321,16 @@ fn referenced(ctx: &Context, name: &str, def_lines: &[u32]) -> bool {
     })
 }
 
+/// Whether the function defined at `line` yields (its calls must be drained).
+fn is_generator(ctx: &Context, line: u32) -> bool {
+    let lines: Vec<&str> = ctx.fragment.lines().collect();
+    let (a, b) = block_span(&lines, line as usize - 1);
+    lines[a + 1..=b].iter().any(|l| {
+        let t = l.trim_start();
+        t.starts_with("yield") || t.contains(" yield ") || t.contains("= yield") || t.contains("(yield")
+    })
+}
+
 /// First and last line index of the block headed at `start` (by indentation).
 fn block_span(lines: &[&str], start: usize) -> (usize, usize) {
     let indent = |l: &str| l.len() - l.trim_start().len();
@@ -313,7 +385,10 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
             continue;
         }
         done.push(&f.name);
-        let call = format!("{}({})", f.name, driver_args(ctx, p, f, false));
+        let mut call = format!("{}({})", f.name, driver_args(ctx, p, f, false));
+        if is_generator(ctx, f.line) {
+            call = format!("list({call})");
+        }
         p.driver.insert(0, if f.is_async { format!("asyncio.run({call})") } else { call });
         if f.is_async && !p.driver.iter().any(|d| d == "import asyncio") {
             p.driver.insert(0, "import asyncio".into());
@@ -336,6 +411,30 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
             p.driver.insert(0, "import asyncio".into());
         }
     }
+}
+
+/// String literals that are relative paths (`'./python'`, `'data/in.csv'` is not: only `./`).
+fn relative_path_literals(fragment: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, part) in fragment.split(['\'', '"']).enumerate() {
+        let ok = i % 2 == 1 && part.starts_with("./") && part.len() > 2 && part.len() < 60 && !part.contains(' ') && !part.contains('*');
+        if ok && !out.iter().any(|p| p == part) {
+            out.push(part.to_string());
+        }
+    }
+    out
+}
+
+/// Extension literals (`'.py'`).
+fn extension_literals(fragment: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, part) in fragment.split(['\'', '"']).enumerate() {
+        let ok = i % 2 == 1 && part.starts_with('.') && part.len() > 1 && part.len() < 8 && part[1..].chars().all(|c| c.is_ascii_alphanumeric());
+        if ok && !out.iter().any(|p| p == part) {
+            out.push(part.to_string());
+        }
+    }
+    out
 }
 
 /// Glob patterns written as string literals (`'*.csv'`).
@@ -680,6 +779,21 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         Value::List(_) => vec![Value::List(vec![])],
         Value::Dict(_) => vec![Value::Dict(vec![])],
         Value::None => vec![Value::Int(1)],
+        // A function's result decides: the same alternatives for what it returns.
+        Value::Function { returns, is_async } => {
+            let inner = Binding::new(b.name.clone(), vec![Candidate::Value((**returns).clone())]);
+            let mut a: Vec<Value> = alternatives(&inner, condition)
+                .into_iter()
+                .map(|r| Value::Function { returns: Box::new(r), is_async: *is_async })
+                .collect();
+            a.push(Value::Function { returns: Box::new(Value::None), is_async: *is_async });
+            a
+        }
+        // A name used as a type may be one of the builtin types.
+        Value::Class { .. } => ["str", "int", "float", "list", "dict", "tuple", "bytes"]
+            .iter()
+            .map(|t| Value::Expr { code: (*t).into(), imports: vec![] })
+            .collect(),
         _ => vec![Value::None],
     };
     alts.extend(others);

@@ -164,6 +164,9 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     if scores.is_empty() {
         // No evidence but the name: conventions of naming.
         add(&mut scores, name_kind(name), 1);
+    } else if let Some(hint) = name_hint(name) {
+        // Weak evidence (an operator) should not outvote a telling name.
+        add(&mut scores, hint, 2);
     }
     scores.sort_by(|a, b| b.1.cmp(&a.1));
     scores.into_iter().filter(|(_, s)| *s > 0).map(|(k, _)| k).collect::<Vec<_>>().into_iter().chain(
@@ -183,6 +186,14 @@ fn static_kind(k: &str) -> &'static str {
         "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine",
     ];
     ALL.iter().find(|a| **a == k).copied().unwrap_or("object")
+}
+
+/// A kind the name itself suggests, when it suggests one.
+fn name_hint(name: &str) -> Option<&'static str> {
+    let k = name_kind(name);
+    let n = name.to_lowercase();
+    let generic_int = k == "int" && !["n", "i", "j", "k", "num", "count", "size", "length", "idx", "index", "total", "age", "year", "port"].iter().any(|w| n == *w || n.ends_with(&format!("_{w}")) || n.starts_with(&format!("{w}_")));
+    (!generic_int).then_some(k)
 }
 
 /// A kind guessed from the name alone.

@@ -26,6 +26,8 @@ pub enum Value {
     /// A builtin value of a subclass that adds what the fragment needs
     /// (`class Config(dict)` with an `iteritems` method).
     Derived { class: String, base: String, value: Box<Value>, attrs: Vec<(String, Value)>, methods: Vec<(String, Value)> },
+    /// A function that raises (to reach `except` handlers).
+    Raises(String),
     /// Statements that define the name themselves (a stand-in such as the
     /// offline network), with the imports they need.
     Code { source: String, imports: Vec<String> },
@@ -96,6 +98,7 @@ impl Value {
             Value::Class { .. } => "class",
             Value::Derived { .. } => "object",
             Value::Code { .. } => "stand-in",
+            Value::Raises(_) => "function",
             Value::Anything => "placeholder",
         }
     }
@@ -161,7 +164,7 @@ impl Value {
             // are referred to by the binding's name.
             Value::Object { class, .. } => format!("{class}()"),
             Value::Derived { class, value, .. } => format!("{class}({})", value.expr()),
-            Value::Function { .. } | Value::Class { .. } | Value::Code { .. } => "None".into(),
+            Value::Function { .. } | Value::Class { .. } | Value::Code { .. } | Value::Raises(_) => "None".into(),
         }
     }
 
@@ -214,6 +217,7 @@ impl Value {
             }
             Value::Class { attrs, methods } => class_source(name, attrs, methods),
             Value::Code { source, .. } => source.clone(),
+            Value::Raises(exc) => format!("def {name}(*args, **kwargs):\n    raise {exc}('{name} failed')"),
             Value::Derived { class, base, value, attrs, methods } => {
                 let src = class_source(class, attrs, methods).replacen(&format!("class {class}:"), &format!("class {class}({base}):"), 1);
                 format!("{src}\n\n\n{name} = {class}({})", value.expr())
