@@ -2,6 +2,7 @@
 //! syntax errors and whether the fragment only runs inside a function.
 
 use super::facts::{SyntaxIssue, Wrap};
+use super::statements::is_statement;
 use super::tree::{language, Flat, Node};
 use tree_sitter::{Parser, Point};
 
@@ -76,7 +77,15 @@ pub(crate) fn syntax_errors(root: Node, text: &str, indent: usize) -> Vec<Syntax
         }
         let mut issue = |message: &str| at(node.start_position(), message.to_string());
         match node.kind() {
-            "print_statement" => issue("Python 2 print statement: use print(...)"),
+            "module" | "block" => {
+                for (stmt, message) in misindented(node, text) {
+                    at(Point { row: stmt.start_position().row, column: 0 }, message.to_string());
+                }
+            }
+            // `print >> f, x` is a valid (if useless) Python 3 expression.
+            "print_statement" if !node.named_children().any(|c| c.kind() == "chevron") => {
+                issue("Python 2 print statement: use print(...)")
+            }
             "exec_statement" => issue("Python 2 exec statement: use exec(...)"),
             "<>" => issue("Python 2 operator `<>`: use `!=`"),
             "except_clause" => {
@@ -93,6 +102,35 @@ pub(crate) fn syntax_errors(root: Node, text: &str, indent: usize) -> Vec<Syntax
     }
     out.sort_by_key(|i| (i.line, i.column));
     out
+}
+
+/// tree-sitter accepts statements of one block at different indentations
+/// (and an indented first line), which CPython rejects.
+fn misindented<'t>(block: Node<'t>, text: &str) -> Vec<(Node<'t>, &'static str)> {
+    let mut out = Vec::new();
+    let mut expected = (block.kind() == "module").then_some(0);
+    for stmt in block.named_children().filter(|c| is_statement(c.kind())) {
+        let column = stmt.start_position().column;
+        let line_start = stmt.start_byte() - column;
+        // Only statements that begin their line (not after `;` or `if x:`).
+        if !text[line_start..stmt.start_byte()].bytes().all(|b| b == b' ' || b == b'\t') {
+            continue;
+        }
+        match expected {
+            None => expected = Some(column),
+            Some(col) if col != column => {
+                let dedent = previous_indent(text, line_start).is_some_and(|prev| column < prev);
+                out.push((stmt, if dedent { "unindent does not match any outer indentation level" } else { "unexpected indent" }));
+            }
+            Some(_) => {}
+        }
+    }
+    out
+}
+
+/// Indentation of the closest code line before the line starting at `line_start`.
+fn previous_indent(text: &str, line_start: usize) -> Option<usize> {
+    text[..line_start].lines().rev().map(|l| (l, indent_len(l))).find(|(l, n)| *n < l.len() && !l[*n..].starts_with('#')).map(|(_, n)| n)
 }
 
 /// What went wrong inside one ERROR node. The first token alone is often
@@ -125,6 +163,24 @@ fn describe_error(node: Node, text: &str) -> Vec<(Point, String)> {
     if let Some(b) = open.first() {
         out.push((b.start_position(), format!("unclosed `{}`", b.kind())));
     }
+    // `a = 1 +` at the end of a line: tree-sitter glues the next line on.
+    if out.is_empty() {
+        let mut depth = 0usize;
+        for (i, leaf) in leaves.iter().enumerate() {
+            match leaf.kind() {
+                "(" | "[" | "{" => depth += 1,
+                ")" | "]" | "}" => depth = depth.saturating_sub(1),
+                k if depth == 0 && DANGLING.contains(&k) => {
+                    let ends_line = leaves.get(i + 1).is_none_or(|n| n.start_position().row > leaf.end_position().row);
+                    if ends_line {
+                        out.push((leaf.end_position(), format!("expected an expression after `{k}`")));
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
     if out.is_empty() {
         out.push(match leaves.first() {
             Some(first) => {
@@ -137,6 +193,12 @@ fn describe_error(node: Node, text: &str) -> Vec<(Point, String)> {
     }
     out
 }
+
+/// Tokens that cannot end a logical line.
+const DANGLING: &[&str] = &[
+    "+", "-", "*", "/", "//", "%", "**", "@", "|", "&", "^", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "=", "+=",
+    "-=", "*=", "/=", "and", "or", "not", "in", "is", ".", "lambda", "await",
+];
 
 fn leaves(node: Node<'_>, cap: usize) -> Vec<Node<'_>> {
     let mut out = Vec::new();
@@ -240,12 +302,34 @@ mod tests {
     }
 
     #[test]
+    fn indentation() {
+        let e = errors("    def f(self):\n        return 1\n   y = 2\n");
+        assert_eq!(e.iter().map(|i| (i.line, i.message.as_str())).collect::<Vec<_>>(), vec![(1, "unexpected indent")]);
+        let e = errors("if x:\n    a = 1\n  b = 2\n");
+        assert_eq!(e.iter().map(|i| (i.line, i.message.as_str())).collect::<Vec<_>>(), vec![(
+            3,
+            "unindent does not match any outer indentation level"
+        )]);
+        let e = errors("if x:\n    a = 1\n        b = 2\n");
+        assert_eq!(e.iter().map(|i| (i.line, i.message.as_str())).collect::<Vec<_>>(), vec![(3, "unexpected indent")]);
+        assert!(errors("if x: a = 1; b = 2\nx = (1,\n  2)\ny = 3\n").is_empty());
+        assert!(errors("    a = 1\n    if a:\n        b = 2\n").is_empty());
+    }
+
+    #[test]
+    fn dangling_operator() {
+        let e = errors("a = 1 +\nb = 2\n");
+        assert_eq!((e[0].line, e[0].message.as_str()), (1, "expected an expression after `+`"), "{e:?}");
+    }
+
+    #[test]
     fn python2_constructs() {
         let e = errors("print \"hello\"\n");
         assert!(e[0].message.contains("print"), "{e:?}");
         let e = errors("try:\n    pass\nexcept ValueError, e:\n    pass\n");
         assert!(e.iter().any(|i| i.message.contains("except")), "{e:?}");
         assert!(errors("print(\"hello\")\n").is_empty());
+        assert!(errors("print >> sys.stderr, \"x\"\n").is_empty());
     }
 
     #[test]

@@ -123,6 +123,15 @@ impl<'a> Walker<'a> {
     /// Statement, block or expression: used where the grammar is loose
     /// (module level, ERROR recovery).
     fn any(&mut self, node: Node) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        self.any_inner(node);
+        self.depth -= 1;
+    }
+
+    fn any_inner(&mut self, node: Node) {
         if is_statement(node.kind()) {
             self.statement(node);
         } else if matches!(node.kind(), "block" | "module" | "ERROR") {
@@ -1026,5 +1035,177 @@ fn callee_text(func: Node, src: &str) -> String {
         format!("{}...", &t[..cut])
     } else {
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::{analyze, ArgUse, CallShape, Key, Literal, Usage};
+
+    /// Usage of a free (or used-before-bound) name.
+    fn usage(src: &str, name: &str) -> Usage {
+        let a = analyze(src);
+        a.free_names
+            .into_iter()
+            .chain(a.used_before_bound)
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("{name} is not free in {src:?}"))
+            .usage
+    }
+
+    fn shape(positional: usize, keywords: &[&str], star_args: bool) -> CallShape {
+        CallShape { positional, keywords: keywords.iter().map(|k| k.to_string()).collect(), star_args }
+    }
+
+    fn sub<'u>(u: &'u Usage, key: &Key) -> &'u Usage {
+        &u.subscripts.iter().find(|(k, _)| k == key).unwrap_or_else(|| panic!("no key {key:?} in {u:?}")).1
+    }
+
+    fn arg(callee: &str, position: Option<usize>, keyword: Option<&str>) -> ArgUse {
+        ArgUse { callee: callee.into(), position, keyword: keyword.map(Into::into) }
+    }
+
+    #[test]
+    fn attributes_and_calls_nest() {
+        let u = usage("x.a.b()\nx.c(1, 2, k=3, *rest)\n", "x");
+        let b = &u.attrs["a"].attrs["b"];
+        assert_eq!(b.calls, vec![shape(0, &[], false)]);
+        assert!(b.returns.is_some());
+        assert_eq!(u.attrs["c"].calls, vec![shape(2, &["k"], true)]);
+        let u = usage("f(1)\nf(2)\nf(a=1)\n", "f");
+        assert_eq!(u.calls, vec![shape(1, &[], false), shape(0, &["a"], false)]);
+    }
+
+    #[test]
+    fn subscripts_and_their_items() {
+        let u = usage("x['a'].strip()\nx[0]\nx[-1]\nx[1:2]\nx[i]\nx['k'] = 1\n", "x");
+        let keys: Vec<&Key> = u.subscripts.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, [&Key::Str("a".into()), &Key::Int(0), &Key::Int(-1), &Key::Slice, &Key::Expr("i".into())]);
+        assert!(sub(&u, &Key::Str("a".into())).attrs.contains_key("strip"));
+        assert_eq!(u.subscript_writes, vec![Key::Str("k".into())]);
+    }
+
+    #[test]
+    fn iteration_forms() {
+        for src in ["for e in x: pass\n", "[e for e in x]\n", "list(x)\n", "sorted(x)\n", "f(*x)\n", "a, *b = *x, 1\n"] {
+            assert!(usage(src, "x").iterated, "{src}");
+        }
+        let u = usage("for row in rows:\n    print(row['id'])\n", "rows");
+        assert!(sub(u.element.as_ref().unwrap(), &Key::Str("id".into())).formatted);
+        let u = usage("for i, row in enumerate(rows):\n    row.go()\n", "rows");
+        assert!(u.iterated);
+        assert!(u.element.as_ref().unwrap().attrs.contains_key("go"));
+        let src = "for a, b in zip(xs, ys):\n    a.p\n    b.q\n";
+        assert!(usage(src, "xs").element.unwrap().attrs.contains_key("p"));
+        assert!(usage(src, "ys").element.unwrap().attrs.contains_key("q"));
+        let u = usage("for k, v in d.items():\n    v.append(k)\n", "d");
+        let elem = u.attrs["items"].returns.as_ref().unwrap().element.as_ref().unwrap();
+        assert_eq!(elem.unpack, Some(2));
+        assert!(elem.unpacked_items[1].attrs.contains_key("append"));
+        let u = usage("ids = [r.id for r in sorted(rs) if r.ok]\n", "rs");
+        let e = u.element.unwrap();
+        assert!(e.attrs.contains_key("id"));
+        assert!(e.attrs["ok"].truth_tested);
+    }
+
+    #[test]
+    fn unpacking() {
+        let u = usage("a, b = pair\na.foo()\n", "pair");
+        assert_eq!(u.unpack, Some(2));
+        assert!(u.unpacked_items[0].attrs.contains_key("foo"));
+    }
+
+    #[test]
+    fn comparisons_and_arithmetic() {
+        let u = usage("if x > 0: pass\nif 10 < x: pass\nx == 'a'\nx is None\nx + 1\nx % 2\n3 * x\nx - y\n", "x");
+        assert_eq!(u.compared, vec![
+            (">".into(), Literal::Int(0)),
+            (">".into(), Literal::Int(10)),
+            ("==".into(), Literal::Str("a".into())),
+            ("is".into(), Literal::None),
+        ]);
+        assert_eq!(u.arithmetic, vec![
+            ("+".into(), Literal::Int(1)),
+            ("%".into(), Literal::Int(2)),
+            ("*".into(), Literal::Int(3))
+        ]);
+        assert!(u.operators.contains("-"));
+        assert!(u.truth_tested.eq(&false));
+        assert_eq!(usage("n += 1.5\n", "n").arithmetic, vec![("+".into(), Literal::Float(1.5))]);
+        assert_eq!(usage("x in (1, 2)\n", "x").compared, vec![("in".into(), Literal::Other("(1, 2)".into()))]);
+    }
+
+    #[test]
+    fn truth_len_contains_with_await() {
+        for src in ["if x: pass\n", "while x: pass\n", "not x\n", "x and y\n", "assert x\n", "a if x else b\n"] {
+            assert!(usage(src, "x").truth_tested, "{src}");
+        }
+        assert!(usage("len(x)\n", "x").len);
+        assert_eq!(usage("'k' in x\n", "x").contains, vec![Literal::Str("k".into())]);
+        assert!(usage("k in x\n", "x").operators.contains("in"));
+        assert!(usage("with x:\n    pass\n", "x").with_ctx);
+        assert!(usage("with x.open() as f:\n    f.read()\n", "x").attrs["open"].returns.as_ref().unwrap().with_ctx);
+        assert!(usage("await x\n", "x").awaited);
+    }
+
+    #[test]
+    fn passed_as_argument() {
+        let u = usage("np.array(x)\nopen(p, mode=x)\nprint(1, x)\n", "x");
+        assert_eq!(u.passed_to, vec![arg("np.array", Some(0), None), arg("open", None, Some("mode")), arg("print", Some(1), None)]);
+        assert!(u.formatted);
+        assert_eq!(usage("', '.join(x)\n", "x").passed_to, vec![arg("str.join", Some(0), None)]);
+    }
+
+    #[test]
+    fn formatting() {
+        for src in ["f'{x}'\n", "'%s' % x\n", "'%s %d' % (x, 1)\n", "'{}'.format(x)\n", "'{a}'.format(a=x)\n", "print(x)\n", "str(x)\n"] {
+            assert!(usage(src, "x").formatted, "{src}");
+        }
+        assert!(!usage("x % 3\n", "x").formatted);
+    }
+
+    #[test]
+    fn aliases_flow_into_their_source() {
+        let u = usage("y = x.f()\ny.g()\n", "x");
+        assert!(u.attrs["f"].returns.as_ref().unwrap().attrs.contains_key("g"));
+        let u = usage("y = x['k']\ny.h\n", "x");
+        assert!(sub(&u, &Key::Str("k".into())).attrs.contains_key("h"));
+        let u = usage("y = x\ny.z\n", "x");
+        assert!(u.attrs.contains_key("z"));
+        // Rebound names are not aliases.
+        let u = usage("y = x\ny = 2\ny.z\n", "x");
+        assert!(!u.attrs.contains_key("z"));
+        let u = usage("rows = data['rows']\nfor row in rows:\n    row.id\n", "data");
+        assert!(sub(&u, &Key::Str("rows".into())).element.as_ref().unwrap().attrs.contains_key("id"));
+    }
+
+    #[test]
+    fn attribute_writes() {
+        let u = usage("self.x = 1\nself.n += 1\n", "self");
+        assert_eq!(u.attr_writes.iter().collect::<Vec<_>>(), ["n", "x"]);
+    }
+
+    #[test]
+    fn parameter_usage() {
+        let a = analyze("def f(df, n=1):\n    return df.head(n)\n");
+        let p = &a.functions[0].params;
+        assert_eq!(p[0].usage.attrs["head"].calls, vec![shape(1, &[], false)]);
+        assert_eq!(p[1].usage.passed_to, vec![arg("df.head", Some(0), None)]);
+        // After rebinding, the parameter's value is gone.
+        let a = analyze("def f(s):\n    s = s.strip()\n    s.upper()\n");
+        let u = &a.functions[0].params[0].usage;
+        assert!(u.attrs.contains_key("strip") && !u.attrs.contains_key("upper"));
+        let a = analyze("class C:\n    def m(self, items):\n        for it in items:\n            self.add(it.name)\n");
+        let m = &a.classes[0].methods[0];
+        assert!(m.params[0].usage.attrs.contains_key("add"));
+        assert!(m.params[1].usage.element.as_ref().unwrap().attrs.contains_key("name"));
+    }
+
+    #[test]
+    fn deep_nesting_is_safe() {
+        let src = format!("y = {}x{}\n", "(".repeat(3000), ")".repeat(3000));
+        let _ = analyze(&src);
+        let src = format!("y = x{}\n", " + x".repeat(5000));
+        let _ = analyze(&src);
     }
 }
