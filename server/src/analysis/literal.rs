@@ -14,7 +14,9 @@ pub(crate) fn line(node: Node) -> u32 {
 
 /// Named children without comments (comments are extras that can sit anywhere).
 pub(crate) fn named(node: Node) -> Vec<Node> {
-    node.named_children().filter(|n| n.kind() != "comment").collect()
+    node.named_children()
+        .filter(|n| n.kind() != "comment")
+        .collect()
 }
 
 /// Peel redundant parentheses: `((x))` -> `x`.
@@ -60,7 +62,11 @@ pub(crate) fn str_value(node: Node, src: &str) -> Option<String> {
     }
     let raw = &src[start.end_byte()..end.start_byte()];
     let is_raw = prefix(node, src)?.contains(['r', 'R']);
-    Some(if is_raw { raw.to_string() } else { unescape(raw) })
+    Some(if is_raw {
+        raw.to_string()
+    } else {
+        unescape(raw)
+    })
 }
 
 fn unescape(raw: &str) -> String {
@@ -112,7 +118,9 @@ fn unescape(raw: &str) -> String {
 
 fn hex(n: usize, chars: &mut std::iter::Peekable<std::str::Chars>) -> Option<char> {
     let digits: String = (0..n).filter_map(|_| chars.next()).collect();
-    u32::from_str_radix(&digits, 16).ok().and_then(char::from_u32)
+    u32::from_str_radix(&digits, 16)
+        .ok()
+        .and_then(char::from_u32)
 }
 
 fn int_value(t: &str) -> Option<i64> {
@@ -132,14 +140,18 @@ fn int_value(t: &str) -> Option<i64> {
 /// complex numbers and `...` become `Other(source text)`.
 pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
     let node = unparen(node);
-    let t = text(node, src);
+    let t = capped(text(node, src));
     match node.kind() {
         "integer" => Some(int_value(t).map_or_else(|| Literal::Other(t.into()), Literal::Int)),
         "float" => {
             if t.ends_with(['j', 'J']) {
                 return Some(Literal::Other(t.into()));
             }
-            Some(t.replace('_', "").parse().map_or_else(|_| Literal::Other(t.into()), Literal::Float))
+            Some(
+                t.replace('_', "")
+                    .parse()
+                    .map_or_else(|_| Literal::Other(t.into()), Literal::Float),
+            )
         }
         "true" => Some(Literal::Bool(true)),
         "false" => Some(Literal::Bool(false)),
@@ -161,7 +173,9 @@ pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
                 _ => None,
             }
         }
-        "tuple" | "list" | "set" | "dictionary" if is_constant(node, src) => Some(Literal::Other(t.into())),
+        "tuple" | "list" | "set" | "dictionary" if is_constant(node, src) => {
+            Some(Literal::Other(t.into()))
+        }
         _ => None,
     }
 }
@@ -170,13 +184,32 @@ pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
 fn is_constant(node: Node, src: &str) -> bool {
     match node.kind() {
         "string" => !named(node).iter().any(|c| c.kind() == "interpolation"),
-        "concatenated_string" | "tuple" | "list" | "set" | "dictionary" | "pair" | "parenthesized_expression" => {
-            named(node).iter().all(|c| is_constant(*c, src))
-        }
-        "unary_operator" => node.child_by_field_name("argument").is_some_and(|a| is_constant(a, src)),
+        "concatenated_string"
+        | "tuple"
+        | "list"
+        | "set"
+        | "dictionary"
+        | "pair"
+        | "parenthesized_expression" => named(node).iter().all(|c| is_constant(*c, src)),
+        "unary_operator" => node
+            .child_by_field_name("argument")
+            .is_some_and(|a| is_constant(a, src)),
         "integer" | "float" | "true" | "false" | "none" | "ellipsis" => true,
         _ => false,
     }
+}
+
+/// Source text kept in facts is cut so a huge display cannot bloat them.
+fn capped(t: &str) -> &str {
+    const MAX: usize = 200;
+    if t.len() <= MAX {
+        return t;
+    }
+    let cut = (0..=MAX)
+        .rev()
+        .find(|i| t.is_char_boundary(*i))
+        .unwrap_or(0);
+    &t[..cut]
 }
 
 /// The key of a subscript node `x[...]`.
@@ -187,9 +220,18 @@ pub(crate) fn subscript_key(subscript: Node, src: &str) -> Key {
         [k] => match literal(*k, src) {
             Some(Literal::Int(i)) => Key::Int(i),
             Some(Literal::Str(s)) => Key::Str(s),
-            _ => Key::Expr(text(*k, src).to_string()),
+            _ => Key::Expr(capped(text(*k, src)).to_string()),
         },
-        _ => Key::Expr(keys.iter().map(|k| text(*k, src)).collect::<Vec<_>>().join(", ")),
+        _ => Key::Expr(
+            capped(
+                &keys
+                    .iter()
+                    .map(|k| text(*k, src))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
+            .to_string(),
+        ),
     }
 }
 
@@ -214,7 +256,10 @@ mod tests {
         assert_eq!(lit("2.5"), Some(Literal::Float(2.5)));
         assert_eq!(lit("-1e3"), Some(Literal::Float(-1000.0)));
         assert_eq!(lit("3j"), Some(Literal::Other("3j".into())));
-        assert_eq!(lit("99999999999999999999"), Some(Literal::Other("99999999999999999999".into())));
+        assert_eq!(
+            lit("99999999999999999999"),
+            Some(Literal::Other("99999999999999999999".into()))
+        );
     }
 
     #[test]

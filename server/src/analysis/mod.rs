@@ -50,14 +50,23 @@ pub fn analyze(source: &str) -> Analysis {
         roots.iter().map(|r| walk.store.take(r)).collect()
     });
 
-    let needed: HashSet<&str> =
-        resolved.free.iter().chain(&resolved.used_before_bound).map(|f| f.name.as_str()).collect();
+    let needed: HashSet<&str> = resolved
+        .free
+        .iter()
+        .chain(&resolved.used_before_bound)
+        .map(|f| f.name.as_str())
+        .collect();
     let branches = walk
         .branches
         .iter()
         .map(|b| Branch {
             line: b.line,
-            names: b.names.iter().filter(|n| needed.contains(n.as_str())).cloned().collect(),
+            names: b
+                .names
+                .iter()
+                .filter(|n| needed.contains(n.as_str()))
+                .cloned()
+                .collect(),
             condition: b.condition.clone(),
         })
         .collect();

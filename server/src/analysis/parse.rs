@@ -21,7 +21,11 @@ pub(crate) fn dedent(source: &str) -> (String, usize) {
         margin = Some(match margin {
             None => ind,
             Some(m) => {
-                let common = m.bytes().zip(ind.bytes()).take_while(|(a, b)| a == b).count();
+                let common = m
+                    .bytes()
+                    .zip(ind.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count();
                 &m[..common]
             }
         });
@@ -40,7 +44,9 @@ pub(crate) fn dedent(source: &str) -> (String, usize) {
 }
 
 fn indent_len(line: &str) -> usize {
-    line.bytes().take_while(|b| *b == b' ' || *b == b'\t').count()
+    line.bytes()
+        .take_while(|b| *b == b' ' || *b == b'\t')
+        .count()
 }
 
 pub(crate) fn parse(text: &str) -> Flat {
@@ -49,8 +55,12 @@ pub(crate) fn parse(text: &str) -> Flat {
 
 pub(crate) fn parse_raw(text: &str) -> tree_sitter::Tree {
     let mut parser = Parser::new();
-    parser.set_language(language()).expect("tree-sitter-python matches the tree-sitter ABI");
-    parser.parse(text, None).expect("no timeout or cancellation is set")
+    parser
+        .set_language(language())
+        .expect("tree-sitter-python matches the tree-sitter ABI");
+    parser
+        .parse(text, None)
+        .expect("no timeout or cancellation is set")
 }
 
 /// ERROR / MISSING nodes plus Python 2 constructs tree-sitter accepts but
@@ -59,7 +69,11 @@ pub(crate) fn parse_raw(text: &str) -> tree_sitter::Tree {
 pub(crate) fn syntax_errors(root: Node, text: &str, indent: usize) -> Vec<SyntaxIssue> {
     let mut out = Vec::new();
     let mut at = |p: Point, message: String| {
-        out.push(SyntaxIssue { line: p.row as u32 + 1, column: (p.column + indent) as u32, message });
+        out.push(SyntaxIssue {
+            line: p.row as u32 + 1,
+            column: (p.column + indent) as u32,
+            message,
+        });
     };
 
     let mut stack = vec![root];
@@ -71,7 +85,11 @@ pub(crate) fn syntax_errors(root: Node, text: &str, indent: usize) -> Vec<Syntax
             continue;
         }
         if node.is_missing() {
-            let what = if node.is_named() { node.kind().replace('_', " ") } else { format!("`{}`", node.kind()) };
+            let what = if node.is_named() {
+                node.kind().replace('_', " ")
+            } else {
+                format!("`{}`", node.kind())
+            };
             at(node.start_position(), format!("missing {what}"));
             continue;
         }
@@ -79,7 +97,13 @@ pub(crate) fn syntax_errors(root: Node, text: &str, indent: usize) -> Vec<Syntax
         match node.kind() {
             "module" | "block" => {
                 for (stmt, message) in misindented(node, text) {
-                    at(Point { row: stmt.start_position().row, column: 0 }, message.to_string());
+                    at(
+                        Point {
+                            row: stmt.start_position().row,
+                            column: 0,
+                        },
+                        message.to_string(),
+                    );
                 }
             }
             // `print >> f, x` is a valid (if useless) Python 3 expression.
@@ -113,14 +137,24 @@ fn misindented<'t>(block: Node<'t>, text: &str) -> Vec<(Node<'t>, &'static str)>
         let column = stmt.start_position().column;
         let line_start = stmt.start_byte() - column;
         // Only statements that begin their line (not after `;` or `if x:`).
-        if !text[line_start..stmt.start_byte()].bytes().all(|b| b == b' ' || b == b'\t') {
+        if !text[line_start..stmt.start_byte()]
+            .bytes()
+            .all(|b| b == b' ' || b == b'\t')
+        {
             continue;
         }
         match expected {
             None => expected = Some(column),
             Some(col) if col != column => {
                 let dedent = previous_indent(text, line_start).is_some_and(|prev| column < prev);
-                out.push((stmt, if dedent { "unindent does not match any outer indentation level" } else { "unexpected indent" }));
+                out.push((
+                    stmt,
+                    if dedent {
+                        "unindent does not match any outer indentation level"
+                    } else {
+                        "unexpected indent"
+                    },
+                ));
             }
             Some(_) => {}
         }
@@ -130,23 +164,38 @@ fn misindented<'t>(block: Node<'t>, text: &str) -> Vec<(Node<'t>, &'static str)>
 
 /// Indentation of the closest code line before the line starting at `line_start`.
 fn previous_indent(text: &str, line_start: usize) -> Option<usize> {
-    text[..line_start].lines().rev().map(|l| (l, indent_len(l))).find(|(l, n)| *n < l.len() && !l[*n..].starts_with('#')).map(|(_, n)| n)
+    text[..line_start]
+        .lines()
+        .rev()
+        .map(|l| (l, indent_len(l)))
+        .find(|(l, n)| *n < l.len() && !l[*n..].starts_with('#'))
+        .map(|(_, n)| n)
 }
 
 /// What went wrong inside one ERROR node. The first token alone is often
 /// misleading (`f(a, b` is an ERROR starting at `f`), so look for the usual
 /// culprits first: a block header without its `:`, unbalanced brackets.
 fn describe_error(node: Node, text: &str) -> Vec<(Point, String)> {
-    const HEADERS: &[&str] =
-        &["if", "elif", "else", "for", "while", "def", "class", "with", "try", "except", "finally", "async"];
+    const HEADERS: &[&str] = &[
+        "if", "elif", "else", "for", "while", "def", "class", "with", "try", "except", "finally",
+        "async",
+    ];
     let leaves = leaves(node, 4096);
     let mut out = Vec::new();
     if let Some(first) = leaves.first().filter(|l| HEADERS.contains(&l.kind())) {
         let row = first.start_position().row;
-        let header: Vec<&Node> = leaves.iter().take_while(|l| l.start_position().row == row).collect();
+        let header: Vec<&Node> = leaves
+            .iter()
+            .take_while(|l| l.start_position().row == row)
+            .collect();
         if !header.iter().any(|l| l.kind() == ":") {
-            let end = header.last().map_or(first.end_position(), |l| l.end_position());
-            out.push((end, format!("missing `:` after the `{}` header", first.kind())));
+            let end = header
+                .last()
+                .map_or(first.end_position(), |l| l.end_position());
+            out.push((
+                end,
+                format!("missing `:` after the `{}` header", first.kind()),
+            ));
         }
     }
     let mut open: Vec<Node> = Vec::new();
@@ -154,7 +203,10 @@ fn describe_error(node: Node, text: &str) -> Vec<(Point, String)> {
         match leaf.kind() {
             "(" | "[" | "{" => open.push(*leaf),
             ")" | "]" | "}" if open.pop().is_none() => {
-                out.push((leaf.start_position(), format!("unexpected `{}`", leaf.kind())));
+                out.push((
+                    leaf.start_position(),
+                    format!("unexpected `{}`", leaf.kind()),
+                ));
                 break;
             }
             _ => {}
@@ -171,9 +223,14 @@ fn describe_error(node: Node, text: &str) -> Vec<(Point, String)> {
                 "(" | "[" | "{" => depth += 1,
                 ")" | "]" | "}" => depth = depth.saturating_sub(1),
                 k if depth == 0 && DANGLING.contains(&k) => {
-                    let ends_line = leaves.get(i + 1).is_none_or(|n| n.start_position().row > leaf.end_position().row);
+                    let ends_line = leaves
+                        .get(i + 1)
+                        .is_none_or(|n| n.start_position().row > leaf.end_position().row);
                     if ends_line {
-                        out.push((leaf.end_position(), format!("expected an expression after `{k}`")));
+                        out.push((
+                            leaf.end_position(),
+                            format!("expected an expression after `{k}`"),
+                        ));
                         break;
                     }
                 }
@@ -196,8 +253,9 @@ fn describe_error(node: Node, text: &str) -> Vec<(Point, String)> {
 
 /// Tokens that cannot end a logical line.
 const DANGLING: &[&str] = &[
-    "+", "-", "*", "/", "//", "%", "**", "@", "|", "&", "^", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "=", "+=",
-    "-=", "*=", "/=", "and", "or", "not", "in", "is", ".", "lambda", "await",
+    "+", "-", "*", "/", "//", "%", "**", "@", "|", "&", "^", "<<", ">>", "<", ">", "<=", ">=",
+    "==", "!=", "=", "+=", "-=", "*=", "/=", "and", "or", "not", "in", "is", ".", "lambda",
+    "await",
 ];
 
 fn leaves(node: Node<'_>, cap: usize) -> Vec<Node<'_>> {
@@ -238,7 +296,10 @@ pub(crate) fn wrap(root: Node) -> Wrap {
         stack.extend(node.named_children());
     }
     if needs {
-        Wrap::Function { is_async, is_generator }
+        Wrap::Function {
+            is_async,
+            is_generator,
+        }
     } else {
         Wrap::None
     }
@@ -263,7 +324,10 @@ mod tests {
 
     #[test]
     fn dedent_follows_textwrap() {
-        assert_eq!(dedent("    a\n      b\n\n    c\n"), ("a\n  b\n\nc\n".to_string(), 4));
+        assert_eq!(
+            dedent("    a\n      b\n\n    c\n"),
+            ("a\n  b\n\nc\n".to_string(), 4)
+        );
         assert_eq!(dedent("  a\n  \n b"), (" a\n\nb".to_string(), 1));
         assert_eq!(dedent("\ta\n    b"), ("\ta\n    b".to_string(), 0));
         assert_eq!(dedent("\ta\n\t\tb\n \n"), ("a\n\tb\n\n".to_string(), 1));
@@ -289,10 +353,21 @@ mod tests {
     #[test]
     fn missing_colon() {
         let e = errors("if x\n    y = 1\n");
-        assert!(e.iter().any(|i| i.message.starts_with("missing `:`") && i.line == 1 && i.column == 4), "{e:?}");
+        assert!(
+            e.iter()
+                .any(|i| i.message.starts_with("missing `:`") && i.line == 1 && i.column == 4),
+            "{e:?}"
+        );
         let e = errors("for i in range(3)\n    print(i)\nx = f(a,\n");
-        assert!(e.iter().any(|i| i.message.starts_with("missing `:`") && i.line == 1), "{e:?}");
-        assert!(e.iter().any(|i| i.message == "unclosed `(`" && i.line == 3), "{e:?}");
+        assert!(
+            e.iter()
+                .any(|i| i.message.starts_with("missing `:`") && i.line == 1),
+            "{e:?}"
+        );
+        assert!(
+            e.iter().any(|i| i.message == "unclosed `(`" && i.line == 3),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -304,14 +379,26 @@ mod tests {
     #[test]
     fn indentation() {
         let e = errors("    def f(self):\n        return 1\n   y = 2\n");
-        assert_eq!(e.iter().map(|i| (i.line, i.message.as_str())).collect::<Vec<_>>(), vec![(1, "unexpected indent")]);
+        assert_eq!(
+            e.iter()
+                .map(|i| (i.line, i.message.as_str()))
+                .collect::<Vec<_>>(),
+            vec![(1, "unexpected indent")]
+        );
         let e = errors("if x:\n    a = 1\n  b = 2\n");
-        assert_eq!(e.iter().map(|i| (i.line, i.message.as_str())).collect::<Vec<_>>(), vec![(
-            3,
-            "unindent does not match any outer indentation level"
-        )]);
+        assert_eq!(
+            e.iter()
+                .map(|i| (i.line, i.message.as_str()))
+                .collect::<Vec<_>>(),
+            vec![(3, "unindent does not match any outer indentation level")]
+        );
         let e = errors("if x:\n    a = 1\n        b = 2\n");
-        assert_eq!(e.iter().map(|i| (i.line, i.message.as_str())).collect::<Vec<_>>(), vec![(3, "unexpected indent")]);
+        assert_eq!(
+            e.iter()
+                .map(|i| (i.line, i.message.as_str()))
+                .collect::<Vec<_>>(),
+            vec![(3, "unexpected indent")]
+        );
         assert!(errors("if x: a = 1; b = 2\nx = (1,\n  2)\ny = 3\n").is_empty());
         assert!(errors("    a = 1\n    if a:\n        b = 2\n").is_empty());
     }
@@ -319,7 +406,11 @@ mod tests {
     #[test]
     fn dangling_operator() {
         let e = errors("a = 1 +\nb = 2\n");
-        assert_eq!((e[0].line, e[0].message.as_str()), (1, "expected an expression after `+`"), "{e:?}");
+        assert_eq!(
+            (e[0].line, e[0].message.as_str()),
+            (1, "expected an expression after `+`"),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -337,12 +428,51 @@ mod tests {
         assert_eq!(wrap_of("x = 1\n"), Wrap::None);
         assert_eq!(wrap_of("def f():\n    return 1\n"), Wrap::None);
         assert_eq!(wrap_of("f = lambda: (yield)\n"), Wrap::None);
-        assert_eq!(wrap_of("return 1\n"), Wrap::Function { is_async: false, is_generator: false });
-        assert_eq!(wrap_of("if a:\n    yield 1\n"), Wrap::Function { is_async: false, is_generator: true });
-        assert_eq!(wrap_of("x = await y\n"), Wrap::Function { is_async: true, is_generator: false });
-        assert_eq!(wrap_of("async for a in b:\n    pass\n"), Wrap::Function { is_async: true, is_generator: false });
-        assert_eq!(wrap_of("async with a:\n    pass\n"), Wrap::Function { is_async: true, is_generator: false });
-        assert_eq!(wrap_of("nonlocal n\nn += 1\n"), Wrap::Function { is_async: false, is_generator: false });
-        assert_eq!(wrap_of("class A:\n    def f(self):\n        yield 1\n"), Wrap::None);
+        assert_eq!(
+            wrap_of("return 1\n"),
+            Wrap::Function {
+                is_async: false,
+                is_generator: false
+            }
+        );
+        assert_eq!(
+            wrap_of("if a:\n    yield 1\n"),
+            Wrap::Function {
+                is_async: false,
+                is_generator: true
+            }
+        );
+        assert_eq!(
+            wrap_of("x = await y\n"),
+            Wrap::Function {
+                is_async: true,
+                is_generator: false
+            }
+        );
+        assert_eq!(
+            wrap_of("async for a in b:\n    pass\n"),
+            Wrap::Function {
+                is_async: true,
+                is_generator: false
+            }
+        );
+        assert_eq!(
+            wrap_of("async with a:\n    pass\n"),
+            Wrap::Function {
+                is_async: true,
+                is_generator: false
+            }
+        );
+        assert_eq!(
+            wrap_of("nonlocal n\nn += 1\n"),
+            Wrap::Function {
+                is_async: false,
+                is_generator: false
+            }
+        );
+        assert_eq!(
+            wrap_of("class A:\n    def f(self):\n        yield 1\n"),
+            Wrap::None
+        );
     }
 }

@@ -20,8 +20,12 @@ struct Names {
 
 static NAMES: LazyLock<Names> = LazyLock::new(|| {
     let lang: &'static Language = &PYTHON;
-    let kinds = (0..lang.node_kind_count()).map(|i| lang.node_kind_for_id(i as u16).unwrap_or("")).collect();
-    let fields = (0..=lang.field_count()).map(|i| lang.field_name_for_id(i as u16).unwrap_or("")).collect();
+    let kinds = (0..lang.node_kind_count())
+        .map(|i| lang.node_kind_for_id(i as u16).unwrap_or(""))
+        .collect();
+    let fields = (0..=lang.field_count())
+        .map(|i| lang.field_name_for_id(i as u16).unwrap_or(""))
+        .collect();
     Names { kinds, fields }
 });
 
@@ -53,7 +57,10 @@ pub(crate) struct Flat {
 impl Flat {
     pub fn new(tree: &tree_sitter::Tree) -> Flat {
         let names = &*NAMES;
-        let mut flat = Flat { nodes: Vec::new(), children: Vec::new() };
+        let mut flat = Flat {
+            nodes: Vec::new(),
+            children: Vec::new(),
+        };
         // Children of the nodes being visited, and where each open node's start.
         let mut pending: Vec<u32> = Vec::new();
         let mut open: Vec<(u32, usize)> = Vec::new();
@@ -64,9 +71,16 @@ impl Flat {
             let kind = if n.is_error() {
                 "ERROR"
             } else {
-                names.kinds.get(n.kind_id() as usize).copied().filter(|k| !k.is_empty()).unwrap_or("_unknown")
+                names
+                    .kinds
+                    .get(n.kind_id() as usize)
+                    .copied()
+                    .filter(|k| !k.is_empty())
+                    .unwrap_or("_unknown")
             };
-            let field = cursor.field_id().and_then(|f| names.fields.get(f.get() as usize).copied());
+            let field = cursor
+                .field_id()
+                .and_then(|f| names.fields.get(f.get() as usize).copied());
             let flags = (n.is_named() as u8 * NAMED)
                 | (n.is_missing() as u8 * MISSING)
                 | (n.has_error() as u8 * HAS_ERROR)
@@ -167,12 +181,18 @@ impl<'t> Node<'t> {
 
     pub fn start_position(&self) -> Point {
         let (row, column) = self.raw().start;
-        Point { row: row as usize, column: column as usize }
+        Point {
+            row: row as usize,
+            column: column as usize,
+        }
     }
 
     pub fn end_position(&self) -> Point {
         let (row, column) = self.raw().end;
-        Point { row: row as usize, column: column as usize }
+        Point {
+            row: row as usize,
+            column: column as usize,
+        }
     }
 
     fn child_ids(&self) -> &'t [u32] {
@@ -185,7 +205,10 @@ impl<'t> Node<'t> {
     }
 
     pub fn child(&self, i: usize) -> Option<Node<'t>> {
-        self.child_ids().get(i).map(|&id| Node { flat: self.flat, id })
+        self.child_ids().get(i).map(|&id| Node {
+            flat: self.flat,
+            id,
+        })
     }
 
     /// All children, named and anonymous.
@@ -210,7 +233,8 @@ impl<'t> Node<'t> {
     where
         't: 'f,
     {
-        self.children().filter(move |c| c.field_name() == Some(field))
+        self.children()
+            .filter(move |c| c.field_name() == Some(field))
     }
 
     /// The smallest node that spans `start..end`, as tree-sitter defines it.
@@ -245,7 +269,13 @@ mod tests {
         let mut ours = Vec::new();
         let mut stack = vec![flat.root()];
         while let Some(n) = stack.pop() {
-            ours.push((n.kind(), n.field_name(), n.byte_range(), n.start_position(), n.is_named()));
+            ours.push((
+                n.kind(),
+                n.field_name(),
+                n.byte_range(),
+                n.start_position(),
+                n.is_named(),
+            ));
             let children: Vec<Node> = n.children().collect();
             stack.extend(children.into_iter().rev());
         }
@@ -253,7 +283,13 @@ mod tests {
         let mut c = tree.walk();
         'outer: loop {
             let n = c.node();
-            theirs.push((n.kind(), c.field_name(), n.byte_range(), n.start_position(), n.is_named()));
+            theirs.push((
+                n.kind(),
+                c.field_name(),
+                n.byte_range(),
+                n.start_position(),
+                n.is_named(),
+            ));
             if c.goto_first_child() {
                 continue;
             }
@@ -277,8 +313,14 @@ mod tests {
         let assign = flat.root().child(0).unwrap().child(0).unwrap();
         assert_eq!(assign.kind(), "assignment");
         assert_eq!(assign.child_by_field_name("right").unwrap().kind(), "call");
-        assert_eq!(flat.root().descendant_for_byte_range(4, 13).unwrap().kind(), "call");
-        assert_eq!(flat.root().descendant_for_byte_range(6, 7).unwrap().kind(), "identifier");
+        assert_eq!(
+            flat.root().descendant_for_byte_range(4, 13).unwrap().kind(),
+            "call"
+        );
+        assert_eq!(
+            flat.root().descendant_for_byte_range(6, 7).unwrap().kind(),
+            "identifier"
+        );
     }
 
     #[test]
@@ -286,6 +328,9 @@ mod tests {
         let tree = parse("if x\n    y = 1\n");
         let flat = Flat::new(&tree);
         assert!(flat.root().has_error());
-        assert!(flat.root().children().any(|c| c.is_error() && c.kind() == "ERROR"));
+        assert!(flat
+            .root()
+            .children()
+            .any(|c| c.is_error() && c.kind() == "ERROR"));
     }
 }
