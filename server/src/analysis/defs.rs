@@ -154,7 +154,8 @@ mod tests {
     #[test]
     fn parameters_of_all_kinds() {
         let (f, _) = defs("def f(a, b: int, c=1, d: str = 'x', /, *args, e, **kw): pass\n");
-        let got: Vec<(&str, &str, bool, Option<&str>, Option<&str>)> = f[0]
+        type Row<'a> = (&'a str, &'a str, bool, Option<&'a str>, Option<&'a str>);
+        let got: Vec<Row> = f[0]
             .params
             .iter()
             .map(|p| {

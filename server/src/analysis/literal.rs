@@ -159,7 +159,7 @@ pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
         "ellipsis" => Some(Literal::Other(t.into())),
         "string" | "concatenated_string" => match str_value(node, src) {
             Some(s) => Some(Literal::Str(s)),
-            None if is_constant(node, src) => Some(Literal::Other(t.into())),
+            None if is_constant(node) => Some(Literal::Other(t.into())),
             None => None,
         },
         "unary_operator" => {
@@ -173,7 +173,7 @@ pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
                 _ => None,
             }
         }
-        "tuple" | "list" | "set" | "dictionary" if is_constant(node, src) => {
+        "tuple" | "list" | "set" | "dictionary" if is_constant(node) => {
             Some(Literal::Other(t.into()))
         }
         _ => None,
@@ -181,7 +181,7 @@ pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
 }
 
 /// Built only from constants (no names, calls, f-string interpolations).
-fn is_constant(node: Node, src: &str) -> bool {
+fn is_constant(node: Node) -> bool {
     match node.kind() {
         "string" => !named(node).iter().any(|c| c.kind() == "interpolation"),
         "concatenated_string"
@@ -190,10 +190,10 @@ fn is_constant(node: Node, src: &str) -> bool {
         | "set"
         | "dictionary"
         | "pair"
-        | "parenthesized_expression" => named(node).iter().all(|c| is_constant(*c, src)),
+        | "parenthesized_expression" => named(node).iter().all(|c| is_constant(*c)),
         "unary_operator" => node
             .child_by_field_name("argument")
-            .is_some_and(|a| is_constant(a, src)),
+            .is_some_and(|a| is_constant(a)),
         "integer" | "float" | "true" | "false" | "none" | "ellipsis" => true,
         _ => false,
     }

@@ -615,10 +615,8 @@ impl<'a> Walker<'a> {
                     }
                 }
             }
-            "identifier" => {
-                if self.text(node) != "_" {
-                    self.bind_name(self.text(node), Val::Opaque, false);
-                }
+            "identifier" if self.text(node) != "_" => {
+                self.bind_name(self.text(node), Val::Opaque, false)
             }
             "case_pattern" | "list_pattern" | "tuple_pattern" | "union_pattern" | "as_pattern"
             | "dict_pattern" => {
