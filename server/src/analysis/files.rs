@@ -35,6 +35,11 @@ const READERS: &[&str] = &[
     "genfromtxt",
     "fromfile",
     "load_workbook",
+    "open_workbook",
+    "loadmat",
+    "read_file",
+    "open_dataset",
+    "VideoCapture",
     "imread",
     "listdir",
     "scandir",
@@ -55,6 +60,9 @@ const WRITERS: &[&str] = &[
     "savetxt",
     "savez",
     "savez_compressed",
+    "savemat",
+    "to_netcdf",
+    "ExcelWriter",
 ];
 const PATH_METHODS: &[&str] = &[
     "read_text",
@@ -86,7 +94,9 @@ fn rule(receiver: &str, last: &str) -> Option<Rule> {
         "open" if receiver != "webbrowser" => Some(Rule::Open),
         "File" if receiver == "h5py" => Some(Rule::Open),
         "ZipFile" if recv_last == "zipfile" || receiver.is_empty() => Some(Rule::Open),
-        "load" if matches!(receiver, "np" | "numpy" | "torch" | "joblib") => Some(Rule::Read),
+        "load" if matches!(receiver, "np" | "numpy" | "torch" | "joblib" | "librosa") => {
+            Some(Rule::Read)
+        }
         "connect" if receiver == "sqlite3" => Some(Rule::Read),
         "walk" if receiver == "os" => Some(Rule::Read),
         "listdir" | "scandir" if receiver == "os" || receiver.is_empty() => Some(Rule::Read),

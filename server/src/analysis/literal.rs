@@ -12,10 +12,10 @@ pub(crate) fn line(node: Node) -> u32 {
     node.start_position().row as u32 + 1
 }
 
-/// Named children without comments (comments are extras that can sit anywhere).
+/// Named children without the extras that can sit anywhere (comments, `\`).
 pub(crate) fn named(node: Node) -> Vec<Node> {
     node.named_children()
-        .filter(|n| n.kind() != "comment")
+        .filter(|n| !matches!(n.kind(), "comment" | "line_continuation"))
         .collect()
 }
 

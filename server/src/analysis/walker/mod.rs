@@ -683,6 +683,10 @@ pub(super) mod tests {
         let u = usage("a, b = pair\na.foo()\n", "pair");
         assert_eq!(u.unpack, Some(2));
         assert!(u.unpacked_items[0].attrs.contains_key("foo"));
+        // A `\` continuation is an extra node, not a target.
+        let u = usage("a, \\\n    b = pair\nb.bar()\n", "pair");
+        assert_eq!(u.unpack, Some(2));
+        assert!(u.unpacked_items[1].attrs.contains_key("bar"));
     }
 
     #[test]
