@@ -139,10 +139,7 @@ impl<'s> Pass<'s> {
                 }
             }
             "case_clause" => {
-                for p in named(node)
-                    .into_iter()
-                    .filter(|c| c.kind() == "case_pattern")
-                {
+                for p in named(node).filter(|c| c.kind() == "case_pattern") {
                     self.pattern(p, node.start_byte(), frame);
                 }
             }
@@ -200,7 +197,7 @@ impl<'s> Pass<'s> {
     fn pattern(&mut self, node: Node, effect: usize, frame: Option<usize>) {
         match node.kind() {
             "dotted_name" => {
-                let parts = named(node);
+                let parts: Vec<Node> = named(node).collect();
                 if let [id] = parts.as_slice() {
                     self.capture(*id, effect, frame);
                 }
@@ -212,12 +209,12 @@ impl<'s> Pass<'s> {
             }
             "identifier" => self.capture(node, effect, frame),
             "class_pattern" => {
-                for c in named(node).into_iter().skip(1) {
+                for c in named(node).skip(1) {
                     self.pattern(c, effect, frame);
                 }
             }
             "keyword_pattern" => {
-                for c in named(node).into_iter().skip(1) {
+                for c in named(node).skip(1) {
                     self.pattern(c, effect, frame);
                 }
             }
@@ -225,10 +222,7 @@ impl<'s> Pass<'s> {
                 for v in node.children_by_field_name("value") {
                     self.pattern(v, effect, frame);
                 }
-                for s in named(node)
-                    .into_iter()
-                    .filter(|c| c.kind() == "splat_pattern")
-                {
+                for s in named(node).filter(|c| c.kind() == "splat_pattern") {
                     self.pattern(s, effect, frame);
                 }
             }

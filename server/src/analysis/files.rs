@@ -145,7 +145,7 @@ impl<'t> Paths<'t, '_> {
         let args = call
             .child_by_field_name("arguments")
             .filter(|a| a.kind() == "argument_list")
-            .map(named)?;
+            .map(|a| named(a).collect::<Vec<_>>())?;
         let positional: Vec<Node> = args
             .iter()
             .copied()

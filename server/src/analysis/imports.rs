@@ -51,7 +51,7 @@ pub(crate) fn imports(node: Node, src: &str) -> Vec<Import> {
                 .into_iter()
                 .map(|n| aliased(n, src, &dotted))
                 .collect();
-            if named(node).iter().any(|c| c.kind() == "wildcard_import") {
+            if named(node).any(|c| c.kind() == "wildcard_import") {
                 list.push(("*".to_string(), None));
             }
             vec![Import {
@@ -104,10 +104,7 @@ mod tests {
 
     fn all(src: &str) -> Vec<Import> {
         let tree = parse(src);
-        named(tree.root())
-            .into_iter()
-            .flat_map(|s| imports(s, src))
-            .collect()
+        named(tree.root()).flat_map(|s| imports(s, src)).collect()
     }
 
     fn imp(

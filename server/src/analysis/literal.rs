@@ -13,16 +13,15 @@ pub(crate) fn line(node: Node) -> u32 {
 }
 
 /// Named children without the extras that can sit anywhere (comments, `\`).
-pub(crate) fn named(node: Node) -> Vec<Node> {
+pub(crate) fn named<'t>(node: Node<'t>) -> impl DoubleEndedIterator<Item = Node<'t>> + 't {
     node.named_children()
         .filter(|n| !matches!(n.kind(), "comment" | "line_continuation"))
-        .collect()
 }
 
 /// Peel redundant parentheses: `((x))` -> `x`.
 pub(crate) fn unparen(mut node: Node) -> Node {
     while node.kind() == "parenthesized_expression" {
-        match named(node).as_slice() {
+        match named(node).collect::<Vec<_>>().as_slice() {
             [inner] => node = *inner,
             _ => break,
         }
@@ -35,7 +34,7 @@ pub(crate) fn unparen(mut node: Node) -> Node {
 pub(crate) fn is_plain_str(node: Node, src: &str) -> bool {
     match node.kind() {
         "string" => prefix(node, src).is_some_and(|p| !p.contains(['f', 'F', 'b', 'B'])),
-        "concatenated_string" => named(node).iter().all(|s| is_plain_str(*s, src)),
+        "concatenated_string" => named(node).all(|s| is_plain_str(s, src)),
         _ => false,
     }
 }
@@ -52,7 +51,7 @@ pub(crate) fn str_value(node: Node, src: &str) -> Option<String> {
         return None;
     }
     if node.kind() == "concatenated_string" {
-        return named(node).into_iter().map(|s| str_value(s, src)).collect();
+        return named(node).map(|s| str_value(s, src)).collect();
     }
     let count = node.child_count();
     let start = node.child(0)?;
@@ -183,14 +182,14 @@ pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
 /// Built only from constants (no names, calls, f-string interpolations).
 fn is_constant(node: Node) -> bool {
     match node.kind() {
-        "string" => !named(node).iter().any(|c| c.kind() == "interpolation"),
+        "string" => !named(node).any(|c| c.kind() == "interpolation"),
         "concatenated_string"
         | "tuple"
         | "list"
         | "set"
         | "dictionary"
         | "pair"
-        | "parenthesized_expression" => named(node).iter().all(|c| is_constant(*c)),
+        | "parenthesized_expression" => named(node).all(is_constant),
         "unary_operator" => node
             .child_by_field_name("argument")
             .is_some_and(|a| is_constant(a)),

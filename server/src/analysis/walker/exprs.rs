@@ -45,7 +45,7 @@ impl<'a> Walker<'a> {
                 Some(p)
             }
             "parenthesized_expression" => {
-                let inner = named(node);
+                let inner: Vec<Node> = named(node).collect();
                 if let [one] = inner.as_slice() {
                     return self.expr(*one);
                 }
@@ -90,7 +90,7 @@ impl<'a> Walker<'a> {
                 None
             }
             "conditional_expression" => {
-                for (i, c) in named(node).into_iter().enumerate() {
+                for (i, c) in named(node).enumerate() {
                     let p = self.expr(c);
                     if i == 1 {
                         self.truth(p);
@@ -117,10 +117,7 @@ impl<'a> Walker<'a> {
                 None
             }
             "string" => {
-                for interp in named(node)
-                    .into_iter()
-                    .filter(|c| c.kind() == "interpolation")
-                {
+                for interp in named(node).filter(|c| c.kind() == "interpolation") {
                     if let Some(e) = interp.child_by_field_name("expression") {
                         let p = self.expr(e);
                         self.store.with(p.as_ref(), |u| u.formatted = true);
@@ -217,7 +214,7 @@ impl<'a> Walker<'a> {
         let args = node.child_by_field_name("arguments");
         let args = match args {
             Some(g) if g.kind() == "generator_expression" => vec![g],
-            Some(a) => named(a),
+            Some(a) => named(a).collect(),
             None => Vec::new(),
         };
         for a in args {
@@ -296,7 +293,7 @@ impl<'a> Walker<'a> {
     }
 
     pub(super) fn comparison(&mut self, node: Node) {
-        let operands = named(node);
+        let operands: Vec<Node> = named(node).collect();
         let ops: Vec<String> = fields(node, "operators")
             .iter()
             .map(|o| {
@@ -351,7 +348,7 @@ impl<'a> Walker<'a> {
         if op == "%" && is_plain_str(unparen(left), self.src) {
             let right = unparen(right);
             let parts = if right.kind() == "tuple" {
-                named(right)
+                named(right).collect()
             } else {
                 vec![right]
             };

@@ -175,10 +175,7 @@ impl<'a> Walker<'a> {
                 self.else_clause(f("alternative"));
             }
             "with_statement" => {
-                for clause in named(node)
-                    .into_iter()
-                    .filter(|c| c.kind() == "with_clause")
-                {
+                for clause in named(node).filter(|c| c.kind() == "with_clause") {
                     for item in named(clause) {
                         let Some(value) = item.child_by_field_name("value") else {
                             continue;
@@ -205,13 +202,13 @@ impl<'a> Walker<'a> {
                                     self.bind(alias, Val::Opaque, false);
                                 }
                             }
-                            for b in named(c).into_iter().filter(|b| b.kind() == "block") {
+                            for b in named(c).filter(|b| b.kind() == "block") {
                                 self.block(b);
                             }
                         }
                         "else_clause" => self.opt_block(c.child_by_field_name("body")),
                         "finally_clause" => {
-                            for b in named(c).into_iter().filter(|b| b.kind() == "block") {
+                            for b in named(c).filter(|b| b.kind() == "block") {
                                 self.block(b);
                             }
                         }
@@ -233,7 +230,7 @@ impl<'a> Walker<'a> {
                 self.opt_block(f("body"));
             }
             "decorated_definition" => {
-                for d in named(node).into_iter().filter(|d| d.kind() == "decorator") {
+                for d in named(node).filter(|d| d.kind() == "decorator") {
                     for e in named(d) {
                         self.expr(e);
                     }
@@ -246,7 +243,7 @@ impl<'a> Walker<'a> {
                 for s in fields(node, "subject") {
                     self.expr(s);
                 }
-                for case in f("body").map(named).unwrap_or_default() {
+                for case in f("body").into_iter().flat_map(named) {
                     for c in named(case) {
                         match c.kind() {
                             "case_pattern" => self.pattern(c),
@@ -263,7 +260,7 @@ impl<'a> Walker<'a> {
                 }
             }
             "assert_statement" => {
-                for (i, e) in named(node).into_iter().enumerate() {
+                for (i, e) in named(node).enumerate() {
                     let p = self.expr(e);
                     if i == 0 {
                         self.truth(p);
@@ -273,7 +270,7 @@ impl<'a> Walker<'a> {
             "print_statement" => {
                 for a in named(node) {
                     let inner = if a.kind() == "chevron" {
-                        named(a)
+                        named(a).collect()
                     } else {
                         vec![a]
                     };
@@ -399,12 +396,9 @@ impl<'a> Walker<'a> {
     /// The value of a right-hand side: a bare tuple keeps its positions.
     fn value(&mut self, node: Node) -> Val {
         match node.kind() {
-            "expression_list" | "tuple" | "pattern_list" => Val::Tuple(
-                named(node)
-                    .into_iter()
-                    .map(|c| self.expr(c).into())
-                    .collect(),
-            ),
+            "expression_list" | "tuple" | "pattern_list" => {
+                Val::Tuple(named(node).map(|c| self.expr(c).into()).collect())
+            }
             _ => self.expr(node).into(),
         }
     }
@@ -436,7 +430,7 @@ impl<'a> Walker<'a> {
             "identifier" => self.bind_name(self.text(target), val, declare),
             "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list"
             | "expression_list" => {
-                let items = named(target);
+                let items: Vec<Node> = named(target).collect();
                 if let Val::Path(p) = &val {
                     let n = items.len();
                     self.store.with(Some(p), |u| u.unpack = Some(n));
@@ -457,7 +451,7 @@ impl<'a> Walker<'a> {
             | "as_pattern_target"
             | "list_splat_pattern"
             | "list_splat" => {
-                let inner = named(target);
+                let inner: Vec<Node> = named(target).collect();
                 let val = if inner.len() == 1 && !target.kind().contains("splat") {
                     val
                 } else {
@@ -573,7 +567,7 @@ impl<'a> Walker<'a> {
     fn pattern(&mut self, node: Node) {
         match node.kind() {
             "dotted_name" => {
-                let parts = named(node);
+                let parts: Vec<Node> = named(node).collect();
                 match parts.as_slice() {
                     [one] => self.bind_name(self.text(*one), Val::Opaque, false),
                     [first, rest @ ..] => {
@@ -589,10 +583,10 @@ impl<'a> Walker<'a> {
                 }
             }
             "class_pattern" => {
-                for (i, c) in named(node).into_iter().enumerate() {
+                for (i, c) in named(node).enumerate() {
                     if i == 0 && c.kind() == "dotted_name" {
                         // The class is a value, even if it has no dot.
-                        let parts = named(c);
+                        let parts: Vec<Node> = named(c).collect();
                         if let [one] = parts.as_slice() {
                             self.read(*one);
                         } else {
@@ -604,7 +598,7 @@ impl<'a> Walker<'a> {
                 }
             }
             "keyword_pattern" => {
-                for c in named(node).into_iter().skip(1) {
+                for c in named(node).skip(1) {
                     self.pattern(c);
                 }
             }
@@ -632,7 +626,7 @@ impl<'a> Walker<'a> {
 /// `x as y` (with items, except clauses) -> (x, Some(y)).
 fn split_as(node: Node) -> (Node, Option<Node>) {
     if node.kind() == "as_pattern" {
-        if let Some(inner) = named(node).into_iter().next() {
+        if let Some(inner) = named(node).next() {
             return (inner, node.child_by_field_name("alias"));
         }
     }
