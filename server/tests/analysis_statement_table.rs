@@ -34,13 +34,25 @@ fn bench_dir() -> PathBuf {
 fn fragments(bench: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for sub in ["so-snippets/snippets", "functions/bodies"] {
-        let Ok(entries) = std::fs::read_dir(bench.join(sub)) else { continue };
-        files.extend(entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "py")));
+        let Ok(entries) = std::fs::read_dir(bench.join(sub)) else {
+            continue;
+        };
+        files.extend(
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "py")),
+        );
     }
     // Extra corpora for local stress runs (e.g. the stdlib directory).
     if let Some(extra) = std::env::var_os("ANALYSIS_EXTRA_PY_DIR") {
         if let Ok(entries) = std::fs::read_dir(extra) {
-            files.extend(entries.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "py")));
+            files.extend(
+                entries
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "py")),
+            );
         }
     }
     files.sort();
@@ -51,15 +63,27 @@ fn fragments(bench: &Path) -> Vec<PathBuf> {
 fn analysis_statement_table_matches_measure_py() {
     let bench = bench_dir();
     if !bench.join("measure.py").is_file() {
-        eprintln!("note: {} not found; skipping the statement-table comparison", bench.display());
+        eprintln!(
+            "note: {} not found; skipping the statement-table comparison",
+            bench.display()
+        );
         return;
     }
     let files = fragments(&bench);
     if files.is_empty() {
-        eprintln!("note: no benchmark fragments under {}; skipping", bench.display());
+        eprintln!(
+            "note: no benchmark fragments under {}; skipping",
+            bench.display()
+        );
         return;
     }
-    let output = match Command::new("python3").arg("-c").arg(SCRIPT).arg(&bench).args(&files).output() {
+    let output = match Command::new("python3")
+        .arg("-c")
+        .arg(SCRIPT)
+        .arg(&bench)
+        .args(&files)
+        .output()
+    {
         Ok(o) if o.status.success() => o,
         Ok(o) => panic!("measure.py failed: {}", String::from_utf8_lossy(&o.stderr)),
         Err(e) => {
@@ -86,17 +110,32 @@ fn analysis_statement_table_matches_measure_py() {
                 .collect::<Table>(),
         };
         let src = std::fs::read_to_string(file).expect("python read it as UTF-8");
-        let got: Table = runnable::analysis::analyze(&src)
+        let analysis = runnable::analysis::analyze(&src);
+        // Python parsed it, so we must not report syntax errors either.
+        if let Some(e) = analysis.syntax_errors.first() {
+            mismatches.push(format!(
+                "{key}: spurious syntax error {}:{} {}",
+                e.line, e.column, e.message
+            ));
+        }
+        let got: Table = analysis
             .statements
             .into_iter()
             .map(|s| (s.line, s.body_first_lines))
             .collect();
         if got != want {
-            let lines: std::collections::BTreeSet<u32> = got.keys().chain(want.keys()).copied().collect();
+            let lines: std::collections::BTreeSet<u32> =
+                got.keys().chain(want.keys()).copied().collect();
             let diff: Vec<String> = lines
                 .into_iter()
                 .filter(|l| got.get(l) != want.get(l))
-                .map(|l| format!("    line {l}: ours {:?}, measure.py {:?}", got.get(&l), want.get(&l)))
+                .map(|l| {
+                    format!(
+                        "    line {l}: ours {:?}, measure.py {:?}",
+                        got.get(&l),
+                        want.get(&l)
+                    )
+                })
                 .collect();
             mismatches.push(format!("{key}:\n{}", diff.join("\n")));
         }
@@ -111,5 +150,10 @@ fn analysis_statement_table_matches_measure_py() {
     for s in &skipped {
         eprintln!("  skipped {s}");
     }
-    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
 }

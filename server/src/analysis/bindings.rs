@@ -9,9 +9,9 @@
 
 use super::facts::Import;
 use super::literal::{line, named, text};
+use super::tree::Node;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
-use super::tree::Node;
 
 #[derive(Debug, Default)]
 pub(crate) struct BindInfo {
@@ -53,7 +53,12 @@ struct Pass<'s> {
 }
 
 pub(crate) fn collect(root: Node, src: &str) -> Bindings {
-    let mut pass = Pass { src, out: Bindings::default(), frames: Vec::new(), value_candidates: Vec::new() };
+    let mut pass = Pass {
+        src,
+        out: Bindings::default(),
+        frames: Vec::new(),
+        value_candidates: Vec::new(),
+    };
     // (node, index of the enclosing def/lambda frame)
     let mut stack: Vec<(Node, Option<usize>)> = vec![(root, None)];
     while let Some((node, frame)) = stack.pop() {
@@ -70,10 +75,14 @@ impl<'s> Pass<'s> {
         let end = node.end_byte();
         match node.kind() {
             "assignment" => {
-                if let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) {
+                if let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) {
                     self.targets(left, end, frame, true);
                     if left.kind() == "identifier" && right.kind() != "assignment" {
-                        self.value_candidates.push((text(left, self.src).to_string(), right.byte_range()));
+                        self.value_candidates
+                            .push((text(left, self.src).to_string(), right.byte_range()));
                     }
                 }
             }
@@ -83,13 +92,19 @@ impl<'s> Pass<'s> {
                 }
             }
             "for_statement" => {
-                if let (Some(left), Some(right)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) {
+                if let (Some(left), Some(right)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                ) {
                     self.targets(left, right.end_byte(), frame, true);
                 }
             }
             // `with x as t` / `except E as t`: the value is an `as_pattern`.
             "with_item" | "except_clause" => {
-                if let Some(alias) = node.child_by_field_name("value").and_then(|v| v.child_by_field_name("alias")) {
+                if let Some(alias) = node
+                    .child_by_field_name("value")
+                    .and_then(|v| v.child_by_field_name("alias"))
+                {
                     self.targets(alias, alias.end_byte(), frame, node.kind() == "with_item");
                 }
             }
@@ -124,7 +139,7 @@ impl<'s> Pass<'s> {
                 }
             }
             "case_clause" => {
-                for p in named(node).into_iter().filter(|c| c.kind() == "case_pattern") {
+                for p in named(node).filter(|c| c.kind() == "case_pattern") {
                     self.pattern(p, node.start_byte(), frame);
                 }
             }
@@ -159,8 +174,16 @@ impl<'s> Pass<'s> {
                 }
                 self.bind(name, effect, frame);
             }
-            "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" | "expression_list"
-            | "parenthesized_expression" | "list_splat_pattern" | "list_splat" | "as_pattern_target" => {
+            "pattern_list"
+            | "tuple_pattern"
+            | "list_pattern"
+            | "tuple"
+            | "list"
+            | "expression_list"
+            | "parenthesized_expression"
+            | "list_splat_pattern"
+            | "list_splat"
+            | "as_pattern_target" => {
                 for c in named(target) {
                     self.targets(c, effect, frame, assigned);
                 }
@@ -174,7 +197,7 @@ impl<'s> Pass<'s> {
     fn pattern(&mut self, node: Node, effect: usize, frame: Option<usize>) {
         match node.kind() {
             "dotted_name" => {
-                let parts = named(node);
+                let parts: Vec<Node> = named(node).collect();
                 if let [id] = parts.as_slice() {
                     self.capture(*id, effect, frame);
                 }
@@ -186,12 +209,12 @@ impl<'s> Pass<'s> {
             }
             "identifier" => self.capture(node, effect, frame),
             "class_pattern" => {
-                for c in named(node).into_iter().skip(1) {
+                for c in named(node).skip(1) {
                     self.pattern(c, effect, frame);
                 }
             }
             "keyword_pattern" => {
-                for c in named(node).into_iter().skip(1) {
+                for c in named(node).skip(1) {
                     self.pattern(c, effect, frame);
                 }
             }
@@ -199,7 +222,7 @@ impl<'s> Pass<'s> {
                 for v in node.children_by_field_name("value") {
                     self.pattern(v, effect, frame);
                 }
-                for s in named(node).into_iter().filter(|c| c.kind() == "splat_pattern") {
+                for s in named(node).filter(|c| c.kind() == "splat_pattern") {
                     self.pattern(s, effect, frame);
                 }
             }
@@ -273,9 +296,10 @@ mod tests {
 
     #[test]
     fn assignment_forms() {
-        assert_eq!(bound("a = b = 1\nc, (d, *e) = x\nf += 1\ng: int = 2\nh: int\ny.z = 3\nw[0] = 4\n"), [
-            "a", "b", "c", "d", "e", "f", "g"
-        ]);
+        assert_eq!(
+            bound("a = b = 1\nc, (d, *e) = x\nf += 1\ng: int = 2\nh: int\ny.z = 3\nw[0] = 4\n"),
+            ["a", "b", "c", "d", "e", "f", "g"]
+        );
     }
 
     #[test]
@@ -283,12 +307,18 @@ mod tests {
         let src = "for i, j in x: pass\nwith open(p) as fh, q: pass\ntry: pass\nexcept E as err: pass\n\
                    if (n := 3): pass\nimport os.path, numpy as np\nfrom m import a as b, c\nfrom k import *\n\
                    def f(param): local = 1\nclass C: attr = 1\n";
-        assert_eq!(bound(src), ["C", "attr", "b", "c", "err", "f", "fh", "i", "j", "local", "n", "np", "os"]);
+        assert_eq!(
+            bound(src),
+            ["C", "attr", "b", "c", "err", "f", "fh", "i", "j", "local", "n", "np", "os"]
+        );
     }
 
     #[test]
     fn comprehension_variables_and_params_are_not_flat_bindings() {
-        assert_eq!(bound("ys = [x for x in xs if x]\nf = lambda a: a\ndef g(b, *c, **d): pass\n"), ["f", "g", "ys"]);
+        assert_eq!(
+            bound("ys = [x for x in xs if x]\nf = lambda a: a\ndef g(b, *c, **d): pass\n"),
+            ["f", "g", "ys"]
+        );
     }
 
     #[test]
@@ -313,10 +343,19 @@ mod tests {
 
     #[test]
     fn assigned_per_line() {
-        let b = binds("a, b = 1, 2\nfor i in x: c = i\nwith f() as g: pass\nh += 1\nobj.attr = 2\n");
+        let b =
+            binds("a, b = 1, 2\nfor i in x: c = i\nwith f() as g: pass\nh += 1\nobj.attr = 2\n");
         let got: Vec<(u32, Vec<String>)> = b.assigned.into_iter().collect();
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(got, vec![(1, s(&["a", "b"])), (2, s(&["i", "c"])), (3, s(&["g"])), (4, s(&["h"]))]);
+        assert_eq!(
+            got,
+            vec![
+                (1, s(&["a", "b"])),
+                (2, s(&["i", "c"])),
+                (3, s(&["g"])),
+                (4, s(&["h"]))
+            ]
+        );
     }
 
     #[test]

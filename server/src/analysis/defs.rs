@@ -19,21 +19,42 @@ pub(crate) fn param_syntax<'t>(params: Node<'t>, src: &str) -> Vec<ParamSyntax<'
     let mut out = Vec::new();
     for p in named(params) {
         let (name_node, default, annotation) = match p.kind() {
-            "default_parameter" | "typed_default_parameter" => {
-                (p.child_by_field_name("name"), p.child_by_field_name("value"), p.child_by_field_name("type"))
-            }
-            "typed_parameter" => (named(p).into_iter().find(|c| c.kind() != "type"), None, p.child_by_field_name("type")),
+            "default_parameter" | "typed_default_parameter" => (
+                p.child_by_field_name("name"),
+                p.child_by_field_name("value"),
+                p.child_by_field_name("type"),
+            ),
+            "typed_parameter" => (
+                named(p).into_iter().find(|c| c.kind() != "type"),
+                None,
+                p.child_by_field_name("type"),
+            ),
             _ => (Some(p), None, None),
         };
         let Some(name_node) = name_node else { continue };
         let (star, id) = match name_node.kind() {
             "identifier" => ("", Some(name_node)),
-            "list_splat_pattern" => ("*", named(name_node).into_iter().find(|c| c.kind() == "identifier")),
-            "dictionary_splat_pattern" => ("**", named(name_node).into_iter().find(|c| c.kind() == "identifier")),
+            "list_splat_pattern" => (
+                "*",
+                named(name_node)
+                    .into_iter()
+                    .find(|c| c.kind() == "identifier"),
+            ),
+            "dictionary_splat_pattern" => (
+                "**",
+                named(name_node)
+                    .into_iter()
+                    .find(|c| c.kind() == "identifier"),
+            ),
             _ => continue,
         };
         let Some(id) = id else { continue };
-        out.push(ParamSyntax { name: text(id, src).to_string(), star, default, annotation });
+        out.push(ParamSyntax {
+            name: text(id, src).to_string(),
+            star,
+            default,
+            annotation,
+        });
     }
     out
 }
@@ -62,8 +83,15 @@ pub(crate) fn definitions(
                             .collect()
                     })
                     .unwrap_or_default();
-                let name = def.child_by_field_name("name").map_or("", |n| text(n, src)).to_string();
-                classes.push(ClassDef { name, line: line(def), methods });
+                let name = def
+                    .child_by_field_name("name")
+                    .map_or("", |n| text(n, src))
+                    .to_string();
+                classes.push(ClassDef {
+                    name,
+                    line: line(def),
+                    methods,
+                });
             }
             _ => {}
         }
@@ -79,8 +107,16 @@ fn definition_of(stmt: Node) -> Node {
     }
 }
 
-fn function(def: Node, src: &str, is_method: bool, usage_of: &mut dyn FnMut(usize) -> Vec<Usage>) -> FunctionDef {
-    let syntax = def.child_by_field_name("parameters").map(|p| param_syntax(p, src)).unwrap_or_default();
+fn function(
+    def: Node,
+    src: &str,
+    is_method: bool,
+    usage_of: &mut dyn FnMut(usize) -> Vec<Usage>,
+) -> FunctionDef {
+    let syntax = def
+        .child_by_field_name("parameters")
+        .map(|p| param_syntax(p, src))
+        .unwrap_or_default();
     let mut usages = usage_of(def.id()).into_iter();
     let params = syntax
         .into_iter()
@@ -94,7 +130,10 @@ fn function(def: Node, src: &str, is_method: bool, usage_of: &mut dyn FnMut(usiz
         })
         .collect();
     FunctionDef {
-        name: def.child_by_field_name("name").map_or("", |n| text(n, src)).to_string(),
+        name: def
+            .child_by_field_name("name")
+            .map_or("", |n| text(n, src))
+            .to_string(),
         line: line(def),
         params,
         is_async: def.child(0).is_some_and(|c| c.kind() == "async"),
@@ -115,22 +154,40 @@ mod tests {
     #[test]
     fn parameters_of_all_kinds() {
         let (f, _) = defs("def f(a, b: int, c=1, d: str = 'x', /, *args, e, **kw): pass\n");
-        let got: Vec<(&str, &str, bool, Option<&str>, Option<&str>)> = f[0]
+        type Row<'a> = (&'a str, &'a str, bool, Option<&'a str>, Option<&'a str>);
+        let got: Vec<Row> = f[0]
             .params
             .iter()
-            .map(|p| (p.name.as_str(), p.star.as_str(), p.has_default, p.annotation.as_deref(), p.default.as_deref()))
+            .map(|p| {
+                (
+                    p.name.as_str(),
+                    p.star.as_str(),
+                    p.has_default,
+                    p.annotation.as_deref(),
+                    p.default.as_deref(),
+                )
+            })
             .collect();
-        assert_eq!(got, vec![
-            ("a", "", false, None, None),
-            ("b", "", false, Some("int"), None),
-            ("c", "", true, None, Some("1")),
-            ("d", "", true, Some("str"), Some("'x'")),
-            ("args", "*", false, None, None),
-            ("e", "", false, None, None),
-            ("kw", "**", false, None, None),
-        ]);
+        assert_eq!(
+            got,
+            vec![
+                ("a", "", false, None, None),
+                ("b", "", false, Some("int"), None),
+                ("c", "", true, None, Some("1")),
+                ("d", "", true, Some("str"), Some("'x'")),
+                ("args", "*", false, None, None),
+                ("e", "", false, None, None),
+                ("kw", "**", false, None, None),
+            ]
+        );
         let (f, _) = defs("def g(*, key, **opts: dict): pass\n");
-        assert_eq!(f[0].params.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["key", "opts"]);
+        assert_eq!(
+            f[0].params
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>(),
+            ["key", "opts"]
+        );
         assert_eq!(f[0].params[1].star, "**");
     }
 
@@ -139,10 +196,17 @@ mod tests {
         let src = "@dec\nasync def f(): pass\nif x:\n    def hidden(): pass\nclass C(B):\n    x = 1\n    @staticmethod\n    def m(a): pass\n    def n(self): pass\n";
         let (f, c) = defs(src);
         assert_eq!(f.len(), 1);
-        assert_eq!((f[0].name.as_str(), f[0].line, f[0].is_async, f[0].is_method), ("f", 2, true, false));
+        assert_eq!(
+            (f[0].name.as_str(), f[0].line, f[0].is_async, f[0].is_method),
+            ("f", 2, true, false)
+        );
         assert_eq!(c.len(), 1);
         assert_eq!((c[0].name.as_str(), c[0].line), ("C", 5));
-        let m: Vec<(&str, u32, bool)> = c[0].methods.iter().map(|m| (m.name.as_str(), m.line, m.is_method)).collect();
+        let m: Vec<(&str, u32, bool)> = c[0]
+            .methods
+            .iter()
+            .map(|m| (m.name.as_str(), m.line, m.is_method))
+            .collect();
         assert_eq!(m, vec![("m", 8, true), ("n", 9, true)]);
     }
 }

@@ -22,6 +22,10 @@ pub struct Analysis {
     pub imports: Vec<Import>,
     /// Names read but never bound anywhere in the fragment and not builtins,
     /// in order of first use. `self`/`cls` in a body are free names too.
+    /// Parameters, lambda parameters and comprehension variables bind only
+    /// inside their construct; every other binding counts fragment-wide.
+    /// `del x` reads `x`. Names a star import may provide stay free (see
+    /// `imports` for `("*", None)`).
     pub free_names: Vec<FreeName>,
     /// Names bound somewhere in the fragment (so not free) whose first read
     /// in straight-line top-level code (not inside a def or lambda; class
@@ -32,10 +36,12 @@ pub struct Analysis {
     /// usage covers the whole fragment.
     pub used_before_bound: Vec<FreeName>,
     /// Every name bound anywhere in the fragment (assignment, def, class,
-    /// import, for/with/except targets, comprehension variables excluded).
+    /// import, for/with/except targets, walrus, `match` captures;
+    /// parameters and comprehension variables excluded).
     pub bound_names: BTreeSet<String>,
     /// Line -> plain names (not attributes/subscripts) assigned on that line
-    /// by `=`, augmented `+=`, annotated assignment, `for` targets, `with ... as`.
+    /// by `=`, augmented `+=`, annotated assignment, `for` targets, `with ... as`,
+    /// walrus `:=` (anywhere, including inside defs).
     pub assigned: BTreeMap<u32, Vec<String>>,
     /// Literal file paths the fragment reads or writes.
     pub files: Vec<FileUse>,
@@ -119,7 +125,8 @@ pub struct Usage {
     pub subscript_writes: Vec<Key>,
     /// Attributes assigned (`x.a = v`, `x.a += 1`).
     pub attr_writes: BTreeSet<String>,
-    /// Iterated (`for`, comprehension, `list(x)`, `*x`); usage of an element.
+    /// Iterated (`for`, comprehension, `list(x)`, `sorted(x)`, `enumerate(x)`,
+    /// `zip(x, ..)`, `*x`, `yield from x`, `'sep'.join(x)`); usage of an element.
     pub element: Option<Box<Usage>>,
     pub iterated: bool,
     /// Unpacked into this many targets (`a, b = x`, `for a, b in ...` goes to element).
@@ -164,7 +171,8 @@ pub enum Key {
     Str(String),
     Int(i64),
     Slice,
-    /// A non-literal key: the source text of the index expression.
+    /// A non-literal key: the source text of the index expression (`i`,
+    /// `i + 1`; several indices joined by `, `), cut at 200 bytes.
     Expr(String),
 }
 
@@ -176,6 +184,9 @@ pub enum Literal {
     Str(String),
     Bool(bool),
     None,
+    /// Other constants, as source text cut at 200 bytes: bytes, complex
+    /// numbers, `...`, integers beyond i64, displays of constants
+    /// (`(1, 'a')`, `[1, 2]`), f-strings without interpolations.
     Other(String),
 }
 
@@ -190,8 +201,10 @@ pub struct ArgUse {
 pub struct FileUse {
     pub line: u32,
     pub path: String,
-    /// `open`, `read_csv`, `read_json`, `loadtxt`, `imread`, `sqlite3.connect`, ...:
-    /// the last segment of the callee.
+    /// The last segment of the callee: `open` (also `io.open`, `Image.open`,
+    /// `Path(..).open`), `read_csv`, `read_json`, `loadtxt`, `imread`,
+    /// `connect` (`sqlite3.connect`), `listdir`, `walk`, `glob`, `to_csv`,
+    /// `savefig`, or the pathlib method (`read_text`, `write_bytes`, ...).
     pub how: String,
     /// The mode string for `open` (`"r"`, `"wb"`), when literal.
     pub mode: Option<String>,

@@ -17,18 +17,74 @@ enum Rule {
 }
 
 const READERS: &[&str] = &[
-    "read_csv", "read_excel", "read_json", "read_table", "read_parquet", "read_pickle", "read_feather", "read_hdf",
-    "read_fwf", "read_stata", "read_sas", "read_spss", "read_orc", "read_xml", "loadtxt", "genfromtxt", "fromfile",
-    "load_workbook", "imread", "listdir", "scandir",
+    "read_csv",
+    "read_excel",
+    "read_json",
+    "read_table",
+    "read_parquet",
+    "read_pickle",
+    "read_feather",
+    "read_hdf",
+    "read_fwf",
+    "read_stata",
+    "read_sas",
+    "read_spss",
+    "read_orc",
+    "read_xml",
+    "loadtxt",
+    "genfromtxt",
+    "fromfile",
+    "load_workbook",
+    "open_workbook",
+    "loadmat",
+    "read_file",
+    "open_dataset",
+    "VideoCapture",
+    "imread",
+    "listdir",
+    "scandir",
 ];
 const WRITERS: &[&str] = &[
-    "to_csv", "to_excel", "to_json", "to_parquet", "to_pickle", "to_hdf", "to_feather", "to_stata", "savefig",
-    "imwrite", "imsave", "save", "savetxt", "savez", "savez_compressed",
+    "to_csv",
+    "to_excel",
+    "to_json",
+    "to_parquet",
+    "to_pickle",
+    "to_hdf",
+    "to_feather",
+    "to_stata",
+    "savefig",
+    "imwrite",
+    "imsave",
+    "save",
+    "savetxt",
+    "savez",
+    "savez_compressed",
+    "savemat",
+    "to_netcdf",
+    "ExcelWriter",
 ];
-const PATH_METHODS: &[&str] = &["read_text", "read_bytes", "write_text", "write_bytes", "open", "iterdir"];
+const PATH_METHODS: &[&str] = &[
+    "read_text",
+    "read_bytes",
+    "write_text",
+    "write_bytes",
+    "open",
+    "iterdir",
+];
 const PATH_KWARGS: &[&str] = &[
-    "file", "filename", "fname", "filepath_or_buffer", "path", "path_or_buf", "path_or_buffer", "io", "excel_writer",
-    "fp", "database", "name",
+    "file",
+    "filename",
+    "fname",
+    "filepath_or_buffer",
+    "path",
+    "path_or_buf",
+    "path_or_buffer",
+    "io",
+    "excel_writer",
+    "fp",
+    "database",
+    "name",
 ];
 
 /// The rule for a dotted callee split into receiver and last segment.
@@ -38,12 +94,16 @@ fn rule(receiver: &str, last: &str) -> Option<Rule> {
         "open" if receiver != "webbrowser" => Some(Rule::Open),
         "File" if receiver == "h5py" => Some(Rule::Open),
         "ZipFile" if recv_last == "zipfile" || receiver.is_empty() => Some(Rule::Open),
-        "load" if matches!(receiver, "np" | "numpy" | "torch" | "joblib") => Some(Rule::Read),
+        "load" if matches!(receiver, "np" | "numpy" | "torch" | "joblib" | "librosa") => {
+            Some(Rule::Read)
+        }
         "connect" if receiver == "sqlite3" => Some(Rule::Read),
         "walk" if receiver == "os" => Some(Rule::Read),
         "listdir" | "scandir" if receiver == "os" || receiver.is_empty() => Some(Rule::Read),
         "glob" | "iglob" if receiver == "glob" || receiver.is_empty() => Some(Rule::Read),
-        "parse" if matches!(recv_last, "ET" | "ElementTree" | "etree" | "minidom") => Some(Rule::Read),
+        "parse" if matches!(recv_last, "ET" | "ElementTree" | "etree" | "minidom") => {
+            Some(Rule::Read)
+        }
         _ if READERS.contains(&last) => Some(Rule::Read),
         _ if WRITERS.contains(&last) => Some(Rule::Write),
         _ => None,
@@ -82,17 +142,30 @@ impl<'t> Paths<'t, '_> {
     fn file_use(&self, call: Node<'t>) -> Option<FileUse> {
         let src = self.src;
         let func = call.child_by_field_name("function")?;
-        let args = call.child_by_field_name("arguments").filter(|a| a.kind() == "argument_list").map(named)?;
+        let args = call
+            .child_by_field_name("arguments")
+            .filter(|a| a.kind() == "argument_list")
+            .map(|a| named(a).collect::<Vec<_>>())?;
         let positional: Vec<Node> = args
             .iter()
             .copied()
-            .filter(|a| !matches!(a.kind(), "keyword_argument" | "list_splat" | "dictionary_splat"))
+            .filter(|a| {
+                !matches!(
+                    a.kind(),
+                    "keyword_argument" | "list_splat" | "dictionary_splat"
+                )
+            })
             .collect();
         let keyword = |names: &[&str]| -> Option<Node> {
-            args.iter().filter(|a| a.kind() == "keyword_argument").find_map(|a| {
-                let name = text(a.child_by_field_name("name")?, src);
-                names.contains(&name).then(|| a.child_by_field_name("value")).flatten()
-            })
+            args.iter()
+                .filter(|a| a.kind() == "keyword_argument")
+                .find_map(|a| {
+                    let name = text(a.child_by_field_name("name")?, src);
+                    names
+                        .contains(&name)
+                        .then(|| a.child_by_field_name("value"))
+                        .flatten()
+                })
         };
         let literal_mode = |n: Option<Node>| n.and_then(|n| str_value(n, src));
 
@@ -102,10 +175,20 @@ impl<'t> Paths<'t, '_> {
             let method = text(func.child_by_field_name("attribute")?, src);
             if PATH_METHODS.contains(&method) {
                 if let Some(path) = self.path_object(obj, 0) {
-                    let mode =
-                        if method == "open" { literal_mode(positional.first().copied().or(keyword(&["mode"]))) } else { None };
-                    let writes = method.starts_with("write") || mode.as_deref().is_some_and(mode_writes);
-                    return accept(FileUse { line: line(call), path, how: method.to_string(), mode, writes });
+                    let mode = if method == "open" {
+                        literal_mode(positional.first().copied().or(keyword(&["mode"])))
+                    } else {
+                        None
+                    };
+                    let writes =
+                        method.starts_with("write") || mode.as_deref().is_some_and(mode_writes);
+                    return accept(FileUse {
+                        line: line(call),
+                        path,
+                        how: method.to_string(),
+                        mode,
+                        writes,
+                    });
                 }
             }
         }
@@ -113,7 +196,10 @@ impl<'t> Paths<'t, '_> {
         let callee = dotted(func, src)?;
         let (receiver, last) = callee.rsplit_once('.').unwrap_or(("", callee.as_str()));
         let rule = rule(receiver, last)?;
-        let path_arg = positional.first().copied().or_else(|| keyword(PATH_KWARGS))?;
+        let path_arg = positional
+            .first()
+            .copied()
+            .or_else(|| keyword(PATH_KWARGS))?;
         let path = self.path_value(path_arg, 0)?;
         let (mode, writes) = match rule {
             Rule::Open => {
@@ -124,7 +210,13 @@ impl<'t> Paths<'t, '_> {
             Rule::Read => (None, false),
             Rule::Write => (None, true),
         };
-        accept(FileUse { line: line(call), path, how: last.to_string(), mode, writes })
+        accept(FileUse {
+            line: line(call),
+            path,
+            how: last.to_string(),
+            mode,
+            writes,
+        })
     }
 
     /// The expression a name bound once was bound to.
@@ -142,7 +234,10 @@ impl<'t> Paths<'t, '_> {
             "identifier" if hops < MAX_HOPS => self.path_value(self.value_of(node)?, hops + 1),
             "call" => {
                 let callee = dotted(node.child_by_field_name("function")?, self.src);
-                if matches!(callee.as_deref(), Some("os.path.join" | "path.join" | "join")) {
+                if matches!(
+                    callee.as_deref(),
+                    Some("os.path.join" | "path.join" | "join")
+                ) {
                     return Some(join(&self.parts(node, hops)?));
                 }
                 self.path_object(node, hops)
@@ -170,9 +265,16 @@ impl<'t> Paths<'t, '_> {
                 parts.extend(self.parts(node, hops)?);
                 Some(join(&parts))
             }
-            "binary_operator" if node.child_by_field_name("operator").is_some_and(|o| o.kind() == "/") => {
+            "binary_operator"
+                if node
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| o.kind() == "/") =>
+            {
                 let base = self.path_object(node.child_by_field_name("left")?, hops)?;
-                Some(join(&[base, self.path_value(node.child_by_field_name("right")?, hops)?]))
+                Some(join(&[
+                    base,
+                    self.path_value(node.child_by_field_name("right")?, hops)?,
+                ]))
             }
             "identifier" if hops < MAX_HOPS => self.path_object(self.value_of(node)?, hops + 1),
             _ => None,
@@ -182,12 +284,22 @@ impl<'t> Paths<'t, '_> {
     /// All arguments of a call as literal path parts (at least one).
     fn parts(&self, call: Node<'t>, hops: usize) -> Option<Vec<String>> {
         let args = named(call.child_by_field_name("arguments")?);
-        let parts: Vec<String> = args.into_iter().map(|a| self.path_value(a, hops)).collect::<Option<_>>()?;
+        let parts: Vec<String> = args
+            .into_iter()
+            .map(|a| self.path_value(a, hops))
+            .collect::<Option<_>>()?;
         (!parts.is_empty()).then_some(parts)
     }
 }
 
-const PATH_CTORS: &[&str] = &["Path", "pathlib.Path", "PurePath", "pathlib.PurePath", "PosixPath", "WindowsPath"];
+const PATH_CTORS: &[&str] = &[
+    "Path",
+    "pathlib.Path",
+    "PurePath",
+    "pathlib.PurePath",
+    "PosixPath",
+    "WindowsPath",
+];
 
 /// URLs and in-memory databases are not files to create.
 fn accept(f: FileUse) -> Option<FileUse> {
@@ -205,7 +317,10 @@ fn dotted(node: Node, src: &str) -> Option<String> {
         "identifier" => Some(text(node, src).to_string()),
         "attribute" => {
             let obj = dotted(node.child_by_field_name("object")?, src)?;
-            Some(format!("{obj}.{}", text(node.child_by_field_name("attribute")?, src)))
+            Some(format!(
+                "{obj}.{}",
+                text(node.child_by_field_name("attribute")?, src)
+            ))
         }
         _ => None,
     }
@@ -235,22 +350,34 @@ mod tests {
     fn files(src: &str) -> Vec<(u32, String, String, Option<String>, bool)> {
         let tree = parse(src);
         let binds = collect(tree.root(), src);
-        file_uses(tree.root(), src, &binds).into_iter().map(|f| (f.line, f.path, f.how, f.mode, f.writes)).collect()
+        file_uses(tree.root(), src, &binds)
+            .into_iter()
+            .map(|f| (f.line, f.path, f.how, f.mode, f.writes))
+            .collect()
     }
 
-    fn f(line: u32, path: &str, how: &str, mode: Option<&str>, writes: bool) -> (u32, String, String, Option<String>, bool) {
+    fn f(
+        line: u32,
+        path: &str,
+        how: &str,
+        mode: Option<&str>,
+        writes: bool,
+    ) -> (u32, String, String, Option<String>, bool) {
         (line, path.into(), how.into(), mode.map(Into::into), writes)
     }
 
     #[test]
     fn open_and_modes() {
         let src = "with open('in.txt') as fh: pass\nout = open('out.txt', 'w')\nlog = io.open('log', mode='a')\nb = codecs.open('b.txt', 'rb', 'utf-8')\nopen(path)\n";
-        assert_eq!(files(src), vec![
-            f(1, "in.txt", "open", None, false),
-            f(2, "out.txt", "open", Some("w"), true),
-            f(3, "log", "open", Some("a"), true),
-            f(4, "b.txt", "open", Some("rb"), false),
-        ]);
+        assert_eq!(
+            files(src),
+            vec![
+                f(1, "in.txt", "open", None, false),
+                f(2, "out.txt", "open", Some("w"), true),
+                f(3, "log", "open", Some("a"), true),
+                f(4, "b.txt", "open", Some("rb"), false),
+            ]
+        );
     }
 
     #[test]
@@ -259,7 +386,10 @@ mod tests {
                    a = np.loadtxt('m.txt')\nimg = cv2.imread('i.png')\nim = Image.open('p.jpg')\ncon = sqlite3.connect('db.sqlite')\n\
                    mem = sqlite3.connect(':memory:')\nfs = os.listdir('dir')\ng = glob.glob('*.csv')\nr = csv.reader(open('r.csv'))\n\
                    y = yaml.load('a: 1')\nu = pd.read_csv('https://x/y.csv')\nt = ET.parse('t.xml')\nn = np.load('n.npy')\n";
-        let got: Vec<(u32, String, String)> = files(src).into_iter().map(|(l, p, h, _, _)| (l, p, h)).collect();
+        let got: Vec<(u32, String, String)> = files(src)
+            .into_iter()
+            .map(|(l, p, h, _, _)| (l, p, h))
+            .collect();
         let want: Vec<(u32, String, String)> = [
             (1, "data.csv", "read_csv"),
             (2, "a.xlsx", "read_excel"),
@@ -283,11 +413,14 @@ mod tests {
     #[test]
     fn writes() {
         let src = "df.to_csv('o.csv', index=False)\nplt.savefig('fig.png')\nnp.save('a.npy', arr)\ns = df.to_json()\n";
-        assert_eq!(files(src), vec![
-            f(1, "o.csv", "to_csv", None, true),
-            f(2, "fig.png", "savefig", None, true),
-            f(3, "a.npy", "save", None, true),
-        ]);
+        assert_eq!(
+            files(src),
+            vec![
+                f(1, "o.csv", "to_csv", None, true),
+                f(2, "fig.png", "savefig", None, true),
+                f(3, "a.npy", "save", None, true),
+            ]
+        );
     }
 
     #[test]
@@ -296,14 +429,17 @@ mod tests {
                    t = Path('c.txt').read_text()\nPath('d') .joinpath('x')\nwith Path('e.txt').open('w') as f: pass\n\
                    q = (Path('dir') / 'f.txt').read_bytes()\nopen(os.path.join('g', 'h.txt'))\n\
                    base = Path('root')\ndata = base / 'sub' / 'i.csv'\npd.read_csv(data)\na = b\nb = a\nopen(a)\n";
-        assert_eq!(files(src), vec![
-            f(2, "a.csv", "read_csv", None, false),
-            f(4, "data/b.txt", "open", None, false),
-            f(5, "c.txt", "read_text", None, false),
-            f(7, "e.txt", "open", Some("w"), true),
-            f(8, "dir/f.txt", "read_bytes", None, false),
-            f(9, "g/h.txt", "open", None, false),
-            f(12, "root/sub/i.csv", "read_csv", None, false),
-        ]);
+        assert_eq!(
+            files(src),
+            vec![
+                f(2, "a.csv", "read_csv", None, false),
+                f(4, "data/b.txt", "open", None, false),
+                f(5, "c.txt", "read_text", None, false),
+                f(7, "e.txt", "open", Some("w"), true),
+                f(8, "dir/f.txt", "read_bytes", None, false),
+                f(9, "g/h.txt", "open", None, false),
+                f(12, "root/sub/i.csv", "read_csv", None, false),
+            ]
+        );
     }
 }

@@ -12,15 +12,16 @@ pub(crate) fn line(node: Node) -> u32 {
     node.start_position().row as u32 + 1
 }
 
-/// Named children without comments (comments are extras that can sit anywhere).
-pub(crate) fn named(node: Node) -> Vec<Node> {
-    node.named_children().filter(|n| n.kind() != "comment").collect()
+/// Named children without the extras that can sit anywhere (comments, `\`).
+pub(crate) fn named<'t>(node: Node<'t>) -> impl DoubleEndedIterator<Item = Node<'t>> + 't {
+    node.named_children()
+        .filter(|n| !matches!(n.kind(), "comment" | "line_continuation"))
 }
 
 /// Peel redundant parentheses: `((x))` -> `x`.
 pub(crate) fn unparen(mut node: Node) -> Node {
     while node.kind() == "parenthesized_expression" {
-        match named(node).as_slice() {
+        match named(node).collect::<Vec<_>>().as_slice() {
             [inner] => node = *inner,
             _ => break,
         }
@@ -33,7 +34,7 @@ pub(crate) fn unparen(mut node: Node) -> Node {
 pub(crate) fn is_plain_str(node: Node, src: &str) -> bool {
     match node.kind() {
         "string" => prefix(node, src).is_some_and(|p| !p.contains(['f', 'F', 'b', 'B'])),
-        "concatenated_string" => named(node).iter().all(|s| is_plain_str(*s, src)),
+        "concatenated_string" => named(node).all(|s| is_plain_str(s, src)),
         _ => false,
     }
 }
@@ -50,7 +51,7 @@ pub(crate) fn str_value(node: Node, src: &str) -> Option<String> {
         return None;
     }
     if node.kind() == "concatenated_string" {
-        return named(node).into_iter().map(|s| str_value(s, src)).collect();
+        return named(node).map(|s| str_value(s, src)).collect();
     }
     let count = node.child_count();
     let start = node.child(0)?;
@@ -60,7 +61,11 @@ pub(crate) fn str_value(node: Node, src: &str) -> Option<String> {
     }
     let raw = &src[start.end_byte()..end.start_byte()];
     let is_raw = prefix(node, src)?.contains(['r', 'R']);
-    Some(if is_raw { raw.to_string() } else { unescape(raw) })
+    Some(if is_raw {
+        raw.to_string()
+    } else {
+        unescape(raw)
+    })
 }
 
 fn unescape(raw: &str) -> String {
@@ -112,7 +117,9 @@ fn unescape(raw: &str) -> String {
 
 fn hex(n: usize, chars: &mut std::iter::Peekable<std::str::Chars>) -> Option<char> {
     let digits: String = (0..n).filter_map(|_| chars.next()).collect();
-    u32::from_str_radix(&digits, 16).ok().and_then(char::from_u32)
+    u32::from_str_radix(&digits, 16)
+        .ok()
+        .and_then(char::from_u32)
 }
 
 fn int_value(t: &str) -> Option<i64> {
@@ -132,14 +139,18 @@ fn int_value(t: &str) -> Option<i64> {
 /// complex numbers and `...` become `Other(source text)`.
 pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
     let node = unparen(node);
-    let t = text(node, src);
+    let t = capped(text(node, src));
     match node.kind() {
         "integer" => Some(int_value(t).map_or_else(|| Literal::Other(t.into()), Literal::Int)),
         "float" => {
             if t.ends_with(['j', 'J']) {
                 return Some(Literal::Other(t.into()));
             }
-            Some(t.replace('_', "").parse().map_or_else(|_| Literal::Other(t.into()), Literal::Float))
+            Some(
+                t.replace('_', "")
+                    .parse()
+                    .map_or_else(|_| Literal::Other(t.into()), Literal::Float),
+            )
         }
         "true" => Some(Literal::Bool(true)),
         "false" => Some(Literal::Bool(false)),
@@ -147,7 +158,7 @@ pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
         "ellipsis" => Some(Literal::Other(t.into())),
         "string" | "concatenated_string" => match str_value(node, src) {
             Some(s) => Some(Literal::Str(s)),
-            None if is_constant(node, src) => Some(Literal::Other(t.into())),
+            None if is_constant(node) => Some(Literal::Other(t.into())),
             None => None,
         },
         "unary_operator" => {
@@ -161,22 +172,43 @@ pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
                 _ => None,
             }
         }
-        "tuple" | "list" | "set" | "dictionary" if is_constant(node, src) => Some(Literal::Other(t.into())),
+        "tuple" | "list" | "set" | "dictionary" if is_constant(node) => {
+            Some(Literal::Other(t.into()))
+        }
         _ => None,
     }
 }
 
 /// Built only from constants (no names, calls, f-string interpolations).
-fn is_constant(node: Node, src: &str) -> bool {
+fn is_constant(node: Node) -> bool {
     match node.kind() {
-        "string" => !named(node).iter().any(|c| c.kind() == "interpolation"),
-        "concatenated_string" | "tuple" | "list" | "set" | "dictionary" | "pair" | "parenthesized_expression" => {
-            named(node).iter().all(|c| is_constant(*c, src))
-        }
-        "unary_operator" => node.child_by_field_name("argument").is_some_and(|a| is_constant(a, src)),
+        "string" => !named(node).any(|c| c.kind() == "interpolation"),
+        "concatenated_string"
+        | "tuple"
+        | "list"
+        | "set"
+        | "dictionary"
+        | "pair"
+        | "parenthesized_expression" => named(node).all(is_constant),
+        "unary_operator" => node
+            .child_by_field_name("argument")
+            .is_some_and(|a| is_constant(a)),
         "integer" | "float" | "true" | "false" | "none" | "ellipsis" => true,
         _ => false,
     }
+}
+
+/// Source text kept in facts is cut so a huge display cannot bloat them.
+fn capped(t: &str) -> &str {
+    const MAX: usize = 200;
+    if t.len() <= MAX {
+        return t;
+    }
+    let cut = (0..=MAX)
+        .rev()
+        .find(|i| t.is_char_boundary(*i))
+        .unwrap_or(0);
+    &t[..cut]
 }
 
 /// The key of a subscript node `x[...]`.
@@ -187,9 +219,18 @@ pub(crate) fn subscript_key(subscript: Node, src: &str) -> Key {
         [k] => match literal(*k, src) {
             Some(Literal::Int(i)) => Key::Int(i),
             Some(Literal::Str(s)) => Key::Str(s),
-            _ => Key::Expr(text(*k, src).to_string()),
+            _ => Key::Expr(capped(text(*k, src)).to_string()),
         },
-        _ => Key::Expr(keys.iter().map(|k| text(*k, src)).collect::<Vec<_>>().join(", ")),
+        _ => Key::Expr(
+            capped(
+                &keys
+                    .iter()
+                    .map(|k| text(*k, src))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            )
+            .to_string(),
+        ),
     }
 }
 
@@ -214,7 +255,10 @@ mod tests {
         assert_eq!(lit("2.5"), Some(Literal::Float(2.5)));
         assert_eq!(lit("-1e3"), Some(Literal::Float(-1000.0)));
         assert_eq!(lit("3j"), Some(Literal::Other("3j".into())));
-        assert_eq!(lit("99999999999999999999"), Some(Literal::Other("99999999999999999999".into())));
+        assert_eq!(
+            lit("99999999999999999999"),
+            Some(Literal::Other("99999999999999999999".into()))
+        );
     }
 
     #[test]

@@ -9,9 +9,10 @@
 //! All line numbers are 1-based and relative to the fragment text given to
 //! [`analyze`]; columns are 0-based UTF-8 byte offsets within the line.
 //!
-//! Passes, each linear in the tree: `parse` (dedent, tree, syntax errors,
-//! wrap), `statements` (coverage table), `bindings` (where names are bound,
-//! imports), `walker` (reads and usage facts, through `usage` paths),
+//! Passes, each linear in the tree: `parse` (dedent, tree-sitter, wrap),
+//! `tree` (a flat copy of the tree the other passes walk), `syntax` (syntax
+//! errors), `statements` (coverage table), `bindings` (where names are
+//! bound, imports), `walker` (reads and usage facts, through `usage` paths),
 //! `scope` (free names), `files` (literal paths), `defs` (functions, classes).
 
 mod bindings;
@@ -24,6 +25,7 @@ mod literal;
 mod parse;
 mod scope;
 mod statements;
+mod syntax;
 mod tree;
 mod usage;
 mod walker;
@@ -50,20 +52,29 @@ pub fn analyze(source: &str) -> Analysis {
         roots.iter().map(|r| walk.store.take(r)).collect()
     });
 
-    let needed: HashSet<&str> =
-        resolved.free.iter().chain(&resolved.used_before_bound).map(|f| f.name.as_str()).collect();
+    let needed: HashSet<&str> = resolved
+        .free
+        .iter()
+        .chain(&resolved.used_before_bound)
+        .map(|f| f.name.as_str())
+        .collect();
     let branches = walk
         .branches
         .iter()
         .map(|b| Branch {
             line: b.line,
-            names: b.names.iter().filter(|n| needed.contains(n.as_str())).cloned().collect(),
+            names: b
+                .names
+                .iter()
+                .filter(|n| needed.contains(n.as_str()))
+                .cloned()
+                .collect(),
             condition: b.condition.clone(),
         })
         .collect();
 
     Analysis {
-        syntax_errors: parse::syntax_errors(root, &text, common_indent),
+        syntax_errors: syntax::syntax_errors(root, &text, common_indent),
         wrap,
         common_indent,
         statements: statements::statement_table(root, &text),

@@ -13,8 +13,8 @@
 
 use super::facts::Statement;
 use super::literal::is_plain_str;
-use std::collections::BTreeMap;
 use super::tree::Node;
+use std::collections::BTreeMap;
 
 pub(crate) fn statement_table(root: Node, text: &str) -> Vec<Statement> {
     let mut table: BTreeMap<u32, Option<Vec<u32>>> = BTreeMap::new();
@@ -34,7 +34,10 @@ pub(crate) fn statement_table(root: Node, text: &str) -> Vec<Statement> {
                         work.push((b, doc));
                     }
                     for elif in parts.elifs {
-                        let body: Vec<Node> = elif.child_by_field_name("consequence").into_iter().collect();
+                        let body: Vec<Node> = elif
+                            .child_by_field_name("consequence")
+                            .into_iter()
+                            .collect();
                         table.insert(line_of(elif), Some(firsts(&body)));
                         work.extend(body.into_iter().map(|b| (b, false)));
                     }
@@ -45,7 +48,13 @@ pub(crate) fn statement_table(root: Node, text: &str) -> Vec<Statement> {
             }
         }
     }
-    table.into_iter().map(|(line, body_first_lines)| Statement { line, body_first_lines }).collect()
+    table
+        .into_iter()
+        .map(|(line, body_first_lines)| Statement {
+            line,
+            body_first_lines,
+        })
+        .collect()
 }
 
 struct Parts<'t> {
@@ -61,11 +70,20 @@ fn field<'t>(n: Node<'t>, f: &str) -> Option<Node<'t>> {
 }
 
 fn compound_parts(stmt: Node) -> Option<Parts> {
-    let mut parts = Parts { body: Vec::new(), blocks: Vec::new(), elifs: Vec::new() };
+    let mut parts = Parts {
+        body: Vec::new(),
+        blocks: Vec::new(),
+        elifs: Vec::new(),
+    };
     let body_field = match stmt.kind() {
         "if_statement" => "consequence",
-        "for_statement" | "while_statement" | "with_statement" | "try_statement" | "function_definition"
-        | "class_definition" | "match_statement" => "body",
+        "for_statement"
+        | "while_statement"
+        | "with_statement"
+        | "try_statement"
+        | "function_definition"
+        | "class_definition"
+        | "match_statement" => "body",
         _ => return None,
     };
     let is_def = matches!(stmt.kind(), "function_definition" | "class_definition");
@@ -85,10 +103,15 @@ fn compound_parts(stmt: Node) -> Option<Parts> {
     for child in named_children(stmt) {
         match child.kind() {
             "elif_clause" => parts.elifs.push(child),
-            "else_clause" => parts.blocks.extend(field(child, "body").map(|b| (b, false))),
-            "except_clause" | "finally_clause" => {
-                parts.blocks.extend(named_children(child).into_iter().filter(|c| c.kind() == "block").map(|b| (b, false)))
-            }
+            "else_clause" => parts
+                .blocks
+                .extend(field(child, "body").map(|b| (b, false))),
+            "except_clause" | "finally_clause" => parts.blocks.extend(
+                named_children(child)
+                    .into_iter()
+                    .filter(|c| c.kind() == "block")
+                    .map(|b| (b, false)),
+            ),
             _ => {}
         }
     }
@@ -96,7 +119,11 @@ fn compound_parts(stmt: Node) -> Option<Parts> {
 }
 
 fn firsts(blocks: &[Node]) -> Vec<u32> {
-    let mut out: Vec<u32> = blocks.iter().flat_map(|b| statements_of(*b)).map(|s| line_of(definition_of(s))).collect();
+    let mut out: Vec<u32> = blocks
+        .iter()
+        .flat_map(|b| statements_of(*b))
+        .map(|s| line_of(definition_of(s)))
+        .collect();
     out.sort_unstable();
     out.dedup();
     out
@@ -109,7 +136,11 @@ pub(crate) fn statements_of(block: Node) -> Vec<Node> {
     for child in named_children(block) {
         match child.kind() {
             "comment" | "case_clause" => {}
-            "ERROR" => out.extend(named_children(child).into_iter().filter(|c| is_statement(c.kind()))),
+            "ERROR" => out.extend(
+                named_children(child)
+                    .into_iter()
+                    .filter(|c| is_statement(c.kind())),
+            ),
             k if is_statement(k) => out.push(child),
             _ => {}
         }
@@ -118,7 +149,11 @@ pub(crate) fn statements_of(block: Node) -> Vec<Node> {
 }
 
 pub(crate) fn is_statement(kind: &str) -> bool {
-    kind.ends_with("_statement") || matches!(kind, "function_definition" | "class_definition" | "decorated_definition")
+    kind.ends_with("_statement")
+        || matches!(
+            kind,
+            "function_definition" | "class_definition" | "decorated_definition"
+        )
 }
 
 fn definition_of(stmt: Node) -> Node {
@@ -136,7 +171,9 @@ fn is_docstring(stmt: Node, text: &str) -> bool {
         return false;
     }
     let children = named_children(stmt);
-    let [mut e] = children.as_slice() else { return false };
+    let [mut e] = children.as_slice() else {
+        return false;
+    };
     while e.kind() == "parenthesized_expression" {
         match named_children(e).as_slice() {
             [inner] => e = *inner,
@@ -151,7 +188,9 @@ fn line_of(n: Node) -> u32 {
 }
 
 fn named_children(n: Node) -> Vec<Node> {
-    n.named_children().filter(|c| c.kind() != "comment").collect()
+    n.named_children()
+        .filter(|c| c.kind() != "comment")
+        .collect()
 }
 
 #[cfg(test)]
@@ -163,13 +202,22 @@ mod tests {
     fn table(src: &str) -> Vec<(u32, Option<Vec<u32>>)> {
         let (text, _) = dedent(src);
         let tree = parse(&text);
-        statement_table(tree.root(), &text).into_iter().map(|s| (s.line, s.body_first_lines)).collect()
+        statement_table(tree.root(), &text)
+            .into_iter()
+            .map(|s| (s.line, s.body_first_lines))
+            .collect()
     }
 
     #[test]
     fn simple_statements_and_semicolons() {
-        assert_eq!(table("a = 1; b = 2\nprint(a)\n"), vec![(1, None), (2, None)]);
-        assert_eq!(table("x = (1,\n     2)\ndel x\n"), vec![(1, None), (3, None)]);
+        assert_eq!(
+            table("a = 1; b = 2\nprint(a)\n"),
+            vec![(1, None), (2, None)]
+        );
+        assert_eq!(
+            table("x = (1,\n     2)\ndel x\n"),
+            vec![(1, None), (3, None)]
+        );
     }
 
     #[test]
@@ -187,15 +235,20 @@ mod tests {
         let src = "if a:\n    x = 1\n    y = 2\nelif b:\n    z = 3\nelse:\n    w = 4\n";
         assert_eq!(
             table(src),
-            vec![(1, Some(vec![2, 3])), (2, None), (3, None), (4, Some(vec![5])), (5, None), (7, None)]
+            vec![
+                (1, Some(vec![2, 3])),
+                (2, None),
+                (3, None),
+                (4, Some(vec![5])),
+                (5, None),
+                (7, None)
+            ]
         );
         assert_eq!(table("if a: b = 1\n"), vec![(1, Some(vec![1]))]);
-        assert_eq!(table("if a:\n    pass\nelse:\n    if b:\n        c\n"), vec![
-            (1, Some(vec![2])),
-            (2, None),
-            (4, Some(vec![5])),
-            (5, None)
-        ]);
+        assert_eq!(
+            table("if a:\n    pass\nelse:\n    if b:\n        c\n"),
+            vec![(1, Some(vec![2])), (2, None), (4, Some(vec![5])), (5, None)]
+        );
     }
 
     #[test]
@@ -203,21 +256,35 @@ mod tests {
         let src = "for i in x:\n    a\nelse:\n    b\nwhile c:\n    d\nelse:\n    e\n";
         assert_eq!(
             table(src),
-            vec![(1, Some(vec![2])), (2, None), (4, None), (5, Some(vec![6])), (6, None), (8, None)]
+            vec![
+                (1, Some(vec![2])),
+                (2, None),
+                (4, None),
+                (5, Some(vec![6])),
+                (6, None),
+                (8, None)
+            ]
         );
-        assert_eq!(table("async def f():\n    async for a in b:\n        pass\n"), vec![
-            (1, Some(vec![2])),
-            (2, Some(vec![3])),
-            (3, None)
-        ]);
+        assert_eq!(
+            table("async def f():\n    async for a in b:\n        pass\n"),
+            vec![(1, Some(vec![2])), (2, Some(vec![3])), (3, None)]
+        );
     }
 
     #[test]
     fn try_feeds_only_its_body() {
-        let src = "try:\n    a\nexcept E as e:\n    b\nexcept:\n    c\nelse:\n    d\nfinally:\n    f\n";
+        let src =
+            "try:\n    a\nexcept E as e:\n    b\nexcept:\n    c\nelse:\n    d\nfinally:\n    f\n";
         assert_eq!(
             table(src),
-            vec![(1, Some(vec![2])), (2, None), (4, None), (6, None), (8, None), (10, None)]
+            vec![
+                (1, Some(vec![2])),
+                (2, None),
+                (4, None),
+                (6, None),
+                (8, None),
+                (10, None)
+            ]
         );
         let star = "try:\n    a\nexcept* E:\n    b\n";
         assert_eq!(table(star), vec![(1, Some(vec![2])), (2, None), (4, None)]);
@@ -225,7 +292,10 @@ mod tests {
 
     #[test]
     fn with_statement() {
-        assert_eq!(table("with open(p) as f, g:\n    r = f.read()\n"), vec![(1, Some(vec![2])), (2, None)]);
+        assert_eq!(
+            table("with open(p) as f, g:\n    r = f.read()\n"),
+            vec![(1, Some(vec![2])), (2, None)]
+        );
     }
 
     #[test]
@@ -233,14 +303,29 @@ mod tests {
         let src = "@dec\ndef f(a):\n    \"\"\"doc\"\"\"\n    return a\n\nclass C(B):\n    \"doc\"\n    x = 1\n    @property\n    def p(self): return 1\n";
         assert_eq!(
             table(src),
-            vec![(2, Some(vec![3, 4])), (4, None), (6, Some(vec![7, 8, 10])), (8, None), (10, Some(vec![10]))]
+            vec![
+                (2, Some(vec![3, 4])),
+                (4, None),
+                (6, Some(vec![7, 8, 10])),
+                (8, None),
+                (10, Some(vec![10]))
+            ]
         );
     }
 
     #[test]
     fn match_cases_feed_the_match() {
         let src = "match p:\n    case [x, y]:\n        a\n    case {'k': v} if v:\n        b\n        c\n    case _:\n        pass\n";
-        assert_eq!(table(src), vec![(1, Some(vec![3, 5, 6, 8])), (3, None), (5, None), (6, None), (8, None)]);
+        assert_eq!(
+            table(src),
+            vec![
+                (1, Some(vec![3, 5, 6, 8])),
+                (3, None),
+                (5, None),
+                (6, None),
+                (8, None)
+            ]
+        );
     }
 
     #[test]

@@ -15,14 +15,27 @@ static PYTHON: LazyLock<Language> = LazyLock::new(|| tree_sitter_python::LANGUAG
 /// Kind and field names by id, borrowed from the static language.
 struct Names {
     kinds: Vec<&'static str>,
+    named: Vec<bool>,
     fields: Vec<&'static str>,
 }
 
 static NAMES: LazyLock<Names> = LazyLock::new(|| {
     let lang: &'static Language = &PYTHON;
-    let kinds = (0..lang.node_kind_count()).map(|i| lang.node_kind_for_id(i as u16).unwrap_or("")).collect();
-    let fields = (0..=lang.field_count()).map(|i| lang.field_name_for_id(i as u16).unwrap_or("")).collect();
-    Names { kinds, fields }
+    let count = lang.node_kind_count();
+    let kinds = (0..count)
+        .map(|i| lang.node_kind_for_id(i as u16).unwrap_or(""))
+        .collect();
+    let named = (0..count)
+        .map(|i| lang.node_kind_is_named(i as u16))
+        .collect();
+    let fields = (0..=lang.field_count())
+        .map(|i| lang.field_name_for_id(i as u16).unwrap_or(""))
+        .collect();
+    Names {
+        kinds,
+        named,
+        fields,
+    }
 });
 
 pub(crate) fn language() -> &'static Language {
@@ -53,7 +66,10 @@ pub(crate) struct Flat {
 impl Flat {
     pub fn new(tree: &tree_sitter::Tree) -> Flat {
         let names = &*NAMES;
-        let mut flat = Flat { nodes: Vec::new(), children: Vec::new() };
+        let mut flat = Flat {
+            nodes: Vec::new(),
+            children: Vec::new(),
+        };
         // Children of the nodes being visited, and where each open node's start.
         let mut pending: Vec<u32> = Vec::new();
         let mut open: Vec<(u32, usize)> = Vec::new();
@@ -61,16 +77,24 @@ impl Flat {
         loop {
             let n = cursor.node();
             let id = flat.nodes.len() as u32;
-            let kind = if n.is_error() {
-                "ERROR"
+            // Kind and named-ness from the id: each `Node` accessor would
+            // resolve aliases again through the language tables.
+            let kind_id = n.kind_id();
+            let is_error = kind_id == u16::MAX;
+            let (kind, is_named) = if is_error {
+                ("ERROR", true)
             } else {
-                names.kinds.get(n.kind_id() as usize).copied().filter(|k| !k.is_empty()).unwrap_or("_unknown")
+                let k = names.kinds.get(kind_id as usize).copied().unwrap_or("");
+                let named = names.named.get(kind_id as usize).copied().unwrap_or(true);
+                (if k.is_empty() { "_unknown" } else { k }, named)
             };
-            let field = cursor.field_id().and_then(|f| names.fields.get(f.get() as usize).copied());
-            let flags = (n.is_named() as u8 * NAMED)
+            let field = cursor
+                .field_id()
+                .and_then(|f| names.fields.get(f.get() as usize).copied());
+            let flags = (is_named as u8 * NAMED)
                 | (n.is_missing() as u8 * MISSING)
                 | (n.has_error() as u8 * HAS_ERROR)
-                | (n.is_error() as u8 * ERROR);
+                | (is_error as u8 * ERROR);
             let (s, e) = (n.start_position(), n.end_position());
             flat.nodes.push(Raw {
                 kind,
@@ -167,12 +191,18 @@ impl<'t> Node<'t> {
 
     pub fn start_position(&self) -> Point {
         let (row, column) = self.raw().start;
-        Point { row: row as usize, column: column as usize }
+        Point {
+            row: row as usize,
+            column: column as usize,
+        }
     }
 
     pub fn end_position(&self) -> Point {
         let (row, column) = self.raw().end;
-        Point { row: row as usize, column: column as usize }
+        Point {
+            row: row as usize,
+            column: column as usize,
+        }
     }
 
     fn child_ids(&self) -> &'t [u32] {
@@ -185,7 +215,10 @@ impl<'t> Node<'t> {
     }
 
     pub fn child(&self, i: usize) -> Option<Node<'t>> {
-        self.child_ids().get(i).map(|&id| Node { flat: self.flat, id })
+        self.child_ids().get(i).map(|&id| Node {
+            flat: self.flat,
+            id,
+        })
     }
 
     /// All children, named and anonymous.
@@ -210,7 +243,8 @@ impl<'t> Node<'t> {
     where
         't: 'f,
     {
-        self.children().filter(move |c| c.field_name() == Some(field))
+        self.children()
+            .filter(move |c| c.field_name() == Some(field))
     }
 
     /// The smallest node that spans `start..end`, as tree-sitter defines it.
@@ -238,35 +272,53 @@ mod tests {
 
     #[test]
     fn mirrors_tree_sitter() {
-        let src = "x = f(a, b=1)\nif x:\n    pass\n";
-        let tree = parse(src);
-        let flat = Flat::new(&tree);
-        // Same preorder, kinds, fields and positions as tree-sitter's own nodes.
-        let mut ours = Vec::new();
-        let mut stack = vec![flat.root()];
-        while let Some(n) = stack.pop() {
-            ours.push((n.kind(), n.field_name(), n.byte_range(), n.start_position(), n.is_named()));
-            let children: Vec<Node> = n.children().collect();
-            stack.extend(children.into_iter().rev());
-        }
-        let mut theirs = Vec::new();
-        let mut c = tree.walk();
-        'outer: loop {
-            let n = c.node();
-            theirs.push((n.kind(), c.field_name(), n.byte_range(), n.start_position(), n.is_named()));
-            if c.goto_first_child() {
-                continue;
+        for src in [
+            "x = f(a, b=1)\nif x:\n    pass\n",
+            "x = f(a, b=1\nif x\n  pass\nprint 'a'\ny = (\n",
+            "match p:\n    case [a, *_]:\n        pass\n",
+        ] {
+            let tree = parse(src);
+            let flat = Flat::new(&tree);
+            // Same preorder, kinds, fields, positions and flags as tree-sitter.
+            let mut ours = Vec::new();
+            let mut stack = vec![flat.root()];
+            while let Some(n) = stack.pop() {
+                ours.push((
+                    n.kind(),
+                    n.field_name(),
+                    n.byte_range(),
+                    n.start_position(),
+                    n.end_position(),
+                    (n.is_named(), n.is_error(), n.is_missing(), n.has_error()),
+                ));
+                stack.extend(n.children().rev());
             }
-            loop {
-                if c.goto_next_sibling() {
-                    break;
+            let mut theirs = Vec::new();
+            let mut c = tree.walk();
+            'outer: loop {
+                let n = c.node();
+                theirs.push((
+                    n.kind(),
+                    c.field_name(),
+                    n.byte_range(),
+                    n.start_position(),
+                    n.end_position(),
+                    (n.is_named(), n.is_error(), n.is_missing(), n.has_error()),
+                ));
+                if c.goto_first_child() {
+                    continue;
                 }
-                if !c.goto_parent() {
-                    break 'outer;
+                loop {
+                    if c.goto_next_sibling() {
+                        break;
+                    }
+                    if !c.goto_parent() {
+                        break 'outer;
+                    }
                 }
             }
+            assert_eq!(ours, theirs, "{src:?}");
         }
-        assert_eq!(ours, theirs);
     }
 
     #[test]
@@ -277,8 +329,14 @@ mod tests {
         let assign = flat.root().child(0).unwrap().child(0).unwrap();
         assert_eq!(assign.kind(), "assignment");
         assert_eq!(assign.child_by_field_name("right").unwrap().kind(), "call");
-        assert_eq!(flat.root().descendant_for_byte_range(4, 13).unwrap().kind(), "call");
-        assert_eq!(flat.root().descendant_for_byte_range(6, 7).unwrap().kind(), "identifier");
+        assert_eq!(
+            flat.root().descendant_for_byte_range(4, 13).unwrap().kind(),
+            "call"
+        );
+        assert_eq!(
+            flat.root().descendant_for_byte_range(6, 7).unwrap().kind(),
+            "identifier"
+        );
     }
 
     #[test]
@@ -286,6 +344,9 @@ mod tests {
         let tree = parse("if x\n    y = 1\n");
         let flat = Flat::new(&tree);
         assert!(flat.root().has_error());
-        assert!(flat.root().children().any(|c| c.is_error() && c.kind() == "ERROR"));
+        assert!(flat
+            .root()
+            .children()
+            .any(|c| c.is_error() && c.kind() == "ERROR"));
     }
 }

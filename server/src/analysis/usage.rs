@@ -36,7 +36,10 @@ pub(crate) struct Path {
 
 impl Path {
     pub fn root(root: Root) -> Path {
-        Path { root, steps: Vec::new() }
+        Path {
+            root,
+            steps: Vec::new(),
+        }
     }
 
     /// `None` once the path is too deep to be worth recording.
@@ -66,7 +69,10 @@ impl Store {
     /// The usage node at `path`, created on the way; `None` when a capped
     /// list (subscript keys, unpacked items) is full.
     pub fn at(&mut self, path: &Path) -> Option<&mut Usage> {
-        let mut u = self.roots.entry(path.root.clone()).or_default();
+        if !self.roots.contains_key(&path.root) {
+            self.roots.insert(path.root.clone(), Usage::default());
+        }
+        let mut u = self.roots.get_mut(&path.root)?;
         for step in &path.steps {
             u = child(u, step)?;
         }
@@ -140,7 +146,13 @@ mod tests {
     fn paths_create_nested_usage() {
         let mut s = Store::default();
         let x = Path::root(Root::Name("x".into()));
-        let p = x.then(Step::Attr("a".into())).unwrap().then(Step::Call).unwrap().then(Step::Sub(Key::Int(0))).unwrap();
+        let p = x
+            .then(Step::Attr("a".into()))
+            .unwrap()
+            .then(Step::Call)
+            .unwrap()
+            .then(Step::Sub(Key::Int(0)))
+            .unwrap();
         s.with(Some(&p), |u| u.len = true);
         let u = s.take(&Root::Name("x".into()));
         let item = &u.attrs["a"].returns.as_ref().unwrap().subscripts[0];
@@ -152,7 +164,14 @@ mod tests {
     fn lists_are_deduplicated_and_capped() {
         let mut u = Usage::default();
         for i in 0..40 {
-            record_call(&mut u, CallShape { positional: i % 2, keywords: vec![], star_args: false });
+            record_call(
+                &mut u,
+                CallShape {
+                    positional: i % 2,
+                    keywords: vec![],
+                    star_args: false,
+                },
+            );
             record_literal_op(&mut u.compared, "==", Literal::Int(i as i64));
         }
         assert_eq!(u.calls.len(), 2);

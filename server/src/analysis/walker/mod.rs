@@ -1,0 +1,749 @@
+//! Second pass: every read of a name, and what the code does with values.
+//!
+//! Each expression evaluates to an access path when it denotes something
+//! reachable from a root name or parameter (`x.a()[0]`); the context then
+//! records a fact on that path (called, compared, iterated, ...). Names that
+//! are bound exactly once (see [`Bindings`]) to a path become aliases of it,
+//! so `for row in rows: row['id']` records on `rows.element`.
+//! Parameters, lambda parameters and comprehension variables live in scopes;
+//! everything else is flat, as in [`super::bindings`].
+
+mod exprs;
+
+use super::bindings::Bindings;
+use super::defs::param_syntax;
+use super::literal::{line, literal, named, subscript_key, text};
+use super::statements::is_statement;
+use super::tree::Node;
+use super::usage::{push_unique, Path, Root, Step, Store};
+use std::collections::HashMap;
+
+/// Deeper expression nesting than this is skipped (stack safety on
+/// generated code; real code never gets close).
+const MAX_DEPTH: usize = 200;
+
+/// First reads of a name that is not a scoped local.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reads {
+    /// (byte offset, line) of the first read anywhere.
+    pub first: (usize, u32),
+    /// The first read in top-level straight-line code (not in a def/lambda).
+    pub top: Option<(usize, u32)>,
+}
+
+#[derive(Debug)]
+pub(crate) struct BranchDraft {
+    pub line: u32,
+    pub condition: String,
+    /// Names read by the condition, and the roots of aliases it reads.
+    pub names: Vec<String>,
+}
+
+/// What a binding target receives.
+#[derive(Debug, Clone)]
+enum Val {
+    Opaque,
+    Path(Path),
+    /// Per-position values (`a, b = x, y`; `enumerate`/`zip` elements).
+    Tuple(Vec<Val>),
+}
+
+impl From<Option<Path>> for Val {
+    fn from(p: Option<Path>) -> Val {
+        p.map_or(Val::Opaque, Val::Path)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum ScopeKind {
+    Function,
+    Lambda,
+    Comprehension,
+}
+
+struct Scope {
+    kind: ScopeKind,
+    /// `Some(path)`: reads resolve to that path; `None`: an opaque local.
+    names: HashMap<String, Option<Path>>,
+}
+
+pub(crate) struct Walker<'a> {
+    src: &'a str,
+    binds: &'a Bindings,
+    /// The fragment is a function body: its top-level annotations are not evaluated.
+    wrapped: bool,
+    pub store: Store,
+    pub reads: HashMap<String, Reads>,
+    pub branches: Vec<BranchDraft>,
+    /// def node id -> its parameters' roots, in order.
+    pub params: HashMap<usize, Vec<Root>>,
+    scopes: Vec<Scope>,
+    aliases: HashMap<String, Path>,
+    fn_depth: usize,
+    depth: usize,
+    cond: Option<usize>,
+    next_param: u32,
+}
+
+fn fields<'t>(node: Node<'t>, field: &str) -> Vec<Node<'t>> {
+    node.children_by_field_name(field).collect()
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(src: &'a str, binds: &'a Bindings, wrapped: bool) -> Self {
+        Walker {
+            src,
+            binds,
+            wrapped,
+            store: Store::default(),
+            reads: HashMap::new(),
+            branches: Vec::new(),
+            params: HashMap::new(),
+            scopes: Vec::new(),
+            aliases: HashMap::new(),
+            fn_depth: 0,
+            depth: 0,
+            cond: None,
+            next_param: 0,
+        }
+    }
+
+    fn text(&self, n: Node) -> &'a str {
+        text(n, self.src)
+    }
+
+    // ----- statements -----
+
+    pub fn block(&mut self, block: Node) {
+        for child in named(block) {
+            self.any(child);
+        }
+    }
+
+    /// Statement, block or expression: used where the grammar is loose
+    /// (module level, ERROR recovery).
+    fn any(&mut self, node: Node) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        self.any_inner(node);
+        self.depth -= 1;
+    }
+
+    fn any_inner(&mut self, node: Node) {
+        if is_statement(node.kind()) {
+            self.statement(node);
+        } else if matches!(node.kind(), "block" | "module" | "ERROR") {
+            self.block(node);
+        } else {
+            self.expr(node);
+        }
+    }
+
+    fn statement(&mut self, node: Node) {
+        let f = |name: &str| node.child_by_field_name(name);
+        match node.kind() {
+            "expression_statement" => {
+                for c in named(node) {
+                    self.expr_or_assignment(c);
+                }
+            }
+            "if_statement" => {
+                self.condition(f("condition"));
+                self.opt_block(f("consequence"));
+                for alt in fields(node, "alternative") {
+                    if alt.kind() == "elif_clause" {
+                        self.condition(alt.child_by_field_name("condition"));
+                        self.opt_block(alt.child_by_field_name("consequence"));
+                    } else {
+                        self.opt_block(alt.child_by_field_name("body"));
+                    }
+                }
+            }
+            "while_statement" => {
+                self.condition(f("condition"));
+                self.opt_block(f("body"));
+                self.else_clause(f("alternative"));
+            }
+            "for_statement" => {
+                if let (Some(left), Some(right)) = (f("left"), f("right")) {
+                    let v = self.iter_source(right);
+                    self.bind(left, v, false);
+                }
+                self.opt_block(f("body"));
+                self.else_clause(f("alternative"));
+            }
+            "with_statement" => {
+                for clause in named(node).filter(|c| c.kind() == "with_clause") {
+                    for item in named(clause) {
+                        let Some(value) = item.child_by_field_name("value") else {
+                            continue;
+                        };
+                        let (inner, alias) = split_as(value);
+                        let p = self.expr(inner);
+                        self.store.with(p.as_ref(), |u| u.with_ctx = true);
+                        if let Some(alias) = alias {
+                            self.bind(alias, p.into(), false);
+                        }
+                    }
+                }
+                self.opt_block(f("body"));
+            }
+            "try_statement" => {
+                self.opt_block(f("body"));
+                for c in named(node) {
+                    match c.kind() {
+                        "except_clause" => {
+                            for v in fields(c, "value") {
+                                let (inner, alias) = split_as(v);
+                                self.expr(inner);
+                                if let Some(alias) = alias {
+                                    self.bind(alias, Val::Opaque, false);
+                                }
+                            }
+                            for b in named(c).filter(|b| b.kind() == "block") {
+                                self.block(b);
+                            }
+                        }
+                        "else_clause" => self.opt_block(c.child_by_field_name("body")),
+                        "finally_clause" => {
+                            for b in named(c).filter(|b| b.kind() == "block") {
+                                self.block(b);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "function_definition" => self.def(node),
+            "class_definition" => {
+                if let Some(sup) = f("superclasses") {
+                    for a in named(sup) {
+                        let v = a.child_by_field_name("value").unwrap_or(a);
+                        self.expr(v);
+                    }
+                }
+                if let Some(name) = f("name") {
+                    self.bind(name, Val::Opaque, false);
+                }
+                self.opt_block(f("body"));
+            }
+            "decorated_definition" => {
+                for d in named(node).filter(|d| d.kind() == "decorator") {
+                    for e in named(d) {
+                        self.expr(e);
+                    }
+                }
+                if let Some(def) = f("definition") {
+                    self.statement(def);
+                }
+            }
+            "match_statement" => {
+                for s in fields(node, "subject") {
+                    self.expr(s);
+                }
+                for case in f("body").into_iter().flat_map(named) {
+                    for c in named(case) {
+                        match c.kind() {
+                            "case_pattern" => self.pattern(c),
+                            "if_clause" => {
+                                for e in named(c) {
+                                    let p = self.expr(e);
+                                    self.truth(p);
+                                }
+                            }
+                            "block" => self.block(c),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            "assert_statement" => {
+                for (i, e) in named(node).enumerate() {
+                    let p = self.expr(e);
+                    if i == 0 {
+                        self.truth(p);
+                    }
+                }
+            }
+            "print_statement" => {
+                for a in named(node) {
+                    let inner = if a.kind() == "chevron" {
+                        named(a).collect()
+                    } else {
+                        vec![a]
+                    };
+                    for e in inner {
+                        let p = self.expr(e);
+                        self.store.with(p.as_ref(), |u| u.formatted = true);
+                    }
+                }
+            }
+            "import_statement"
+            | "import_from_statement"
+            | "future_import_statement"
+            | "global_statement"
+            | "nonlocal_statement"
+            | "pass_statement"
+            | "break_statement"
+            | "continue_statement"
+            | "type_alias_statement" => {}
+            // return, raise, del (a read: the name must exist), exec.
+            _ => {
+                for c in named(node) {
+                    self.any(c);
+                }
+            }
+        }
+    }
+
+    fn opt_block(&mut self, block: Option<Node>) {
+        if let Some(b) = block {
+            self.block(b);
+        }
+    }
+
+    fn else_clause(&mut self, clause: Option<Node>) {
+        self.opt_block(clause.and_then(|c| c.child_by_field_name("body")));
+    }
+
+    /// An `if`/`elif`/`while` condition: truth-tested, and its reads noted
+    /// for the branch table.
+    fn condition(&mut self, cond: Option<Node>) {
+        let Some(cond) = cond else { return };
+        self.branches.push(BranchDraft {
+            line: line(cond),
+            condition: self.text(cond).to_string(),
+            names: Vec::new(),
+        });
+        let outer = self.cond.replace(self.branches.len() - 1);
+        let p = self.expr(cond);
+        self.truth(p);
+        self.cond = outer;
+    }
+
+    fn truth(&mut self, p: Option<Path>) {
+        self.store.with(p.as_ref(), |u| u.truth_tested = true);
+    }
+
+    fn def(&mut self, node: Node) {
+        let params = node
+            .child_by_field_name("parameters")
+            .map(|p| param_syntax(p, self.src))
+            .unwrap_or_default();
+        // Defaults and annotations are evaluated where the def runs.
+        for p in &params {
+            for e in p.default.iter().chain(p.annotation.iter()) {
+                self.expr(*e);
+            }
+        }
+        if let Some(r) = node.child_by_field_name("return_type") {
+            self.expr(r);
+        }
+        if let Some(name) = node.child_by_field_name("name") {
+            self.bind(name, Val::Opaque, false);
+        }
+        let mut roots = Vec::new();
+        let mut names = HashMap::new();
+        for p in params {
+            let root = Root::Param(self.next_param);
+            self.next_param += 1;
+            names.insert(p.name, Some(Path::root(root.clone())));
+            roots.push(root);
+        }
+        self.params.insert(node.id(), roots);
+        self.scopes.push(Scope {
+            kind: ScopeKind::Function,
+            names,
+        });
+        self.fn_depth += 1;
+        self.opt_block(node.child_by_field_name("body"));
+        self.fn_depth -= 1;
+        self.scopes.pop();
+    }
+
+    // ----- assignments and targets -----
+
+    fn expr_or_assignment(&mut self, node: Node) -> Val {
+        match node.kind() {
+            "assignment" => self.assignment(node),
+            "augmented_assignment" => {
+                self.augmented(node);
+                Val::Opaque
+            }
+            _ => self.value(node),
+        }
+    }
+
+    fn assignment(&mut self, node: Node) -> Val {
+        if let Some(t) = node.child_by_field_name("type") {
+            // Annotations of locals are never evaluated.
+            if self.fn_depth == 0 && !self.wrapped {
+                self.expr(t);
+            }
+        }
+        let Some(right) = node.child_by_field_name("right") else {
+            return Val::Opaque;
+        };
+        let val = self.expr_or_assignment(right);
+        if let Some(left) = node.child_by_field_name("left") {
+            self.bind(left, val.clone(), false);
+        }
+        val
+    }
+
+    /// The value of a right-hand side: a bare tuple keeps its positions.
+    fn value(&mut self, node: Node) -> Val {
+        match node.kind() {
+            "expression_list" | "tuple" | "pattern_list" => {
+                Val::Tuple(named(node).map(|c| self.expr(c).into()).collect())
+            }
+            _ => self.expr(node).into(),
+        }
+    }
+
+    fn augmented(&mut self, node: Node) {
+        let (Some(left), Some(right)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("right"),
+        ) else {
+            return;
+        };
+        let op = node
+            .child_by_field_name("operator")
+            .map_or("", |o| o.kind())
+            .trim_end_matches('=');
+        let lp = self.expr(left);
+        let rp = self.expr(right);
+        let (ll, rl) = (literal(left, self.src), literal(right, self.src));
+        self.arith(lp.as_ref(), op, rl);
+        self.arith(rp.as_ref(), op, ll);
+        self.bind(left, Val::Opaque, false);
+    }
+
+    /// Bind a target to a value. `declare` puts plain names in the innermost
+    /// scope (comprehension variables); otherwise names follow Python's
+    /// assignment rules as approximated here.
+    fn bind(&mut self, target: Node, val: Val, declare: bool) {
+        match target.kind() {
+            "identifier" => self.bind_name(self.text(target), val, declare),
+            "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list"
+            | "expression_list" => {
+                let items: Vec<Node> = named(target).collect();
+                if let Val::Path(p) = &val {
+                    let n = items.len();
+                    self.store.with(Some(p), |u| u.unpack = Some(n));
+                }
+                for (i, item) in items.into_iter().enumerate() {
+                    let v = match &val {
+                        _ if matches!(item.kind(), "list_splat_pattern" | "list_splat") => {
+                            Val::Opaque
+                        }
+                        Val::Path(p) => p.then(Step::Item(i)).into(),
+                        Val::Tuple(vs) => vs.get(i).cloned().unwrap_or(Val::Opaque),
+                        Val::Opaque => Val::Opaque,
+                    };
+                    self.bind(item, v, declare);
+                }
+            }
+            "parenthesized_expression"
+            | "as_pattern_target"
+            | "list_splat_pattern"
+            | "list_splat" => {
+                let inner: Vec<Node> = named(target).collect();
+                let val = if inner.len() == 1 && !target.kind().contains("splat") {
+                    val
+                } else {
+                    Val::Opaque
+                };
+                for c in inner {
+                    self.bind(c, val.clone(), declare);
+                }
+            }
+            "attribute" => {
+                let p = target
+                    .child_by_field_name("object")
+                    .and_then(|o| self.expr(o));
+                if let Some(attr) = target.child_by_field_name("attribute") {
+                    let attr = self.text(attr).to_string();
+                    self.store.with(p.as_ref(), |u| {
+                        u.attr_writes.insert(attr);
+                    });
+                }
+            }
+            "subscript" => {
+                let p = target
+                    .child_by_field_name("value")
+                    .and_then(|v| self.expr(v));
+                for k in fields(target, "subscript") {
+                    self.expr(k);
+                }
+                let key = subscript_key(target, self.src);
+                self.store
+                    .with(p.as_ref(), |u| push_unique(&mut u.subscript_writes, key));
+            }
+            _ => {
+                self.expr(target);
+            }
+        }
+    }
+
+    fn bind_name(&mut self, name: &str, val: Val, declare: bool) {
+        let path = match val {
+            Val::Path(p) => Some(p),
+            _ => None,
+        };
+        if declare {
+            if let Some(scope) = self.scopes.last_mut() {
+                scope.names.insert(name.to_string(), path);
+            }
+            return;
+        }
+        // Rebinding a parameter of the current function: later reads see a new value.
+        if let Some(scope) = self
+            .scopes
+            .iter_mut()
+            .rev()
+            .find(|s| s.kind != ScopeKind::Comprehension)
+        {
+            if let Some(slot) = scope.names.get_mut(name) {
+                *slot = None;
+                return;
+            }
+        }
+        if let Some(p) = path {
+            if self.binds.count(name) == 1 {
+                self.aliases.insert(name.to_string(), p);
+            }
+        }
+    }
+
+    // ----- reads and patterns -----
+
+    /// A read of a name: scoped locals first, then aliases, then a root.
+    fn read(&mut self, node: Node) -> Option<Path> {
+        let name = self.text(node);
+        let scoped = self.scopes.iter().rev().find_map(|s| s.names.get(name));
+        let path = match scoped {
+            Some(p) => p.clone(),
+            None => {
+                self.note_read(name, node);
+                Some(
+                    self.aliases
+                        .get(name)
+                        .cloned()
+                        .unwrap_or_else(|| Path::root(Root::Name(name.to_string()))),
+                )
+            }
+        };
+        if let (Some(b), Some(root)) = (self.cond, path.as_ref().and_then(Path::root_name)) {
+            push_unique(&mut self.branches[b].names, root.to_string());
+        }
+        path
+    }
+
+    fn note_read(&mut self, name: &str, node: Node) {
+        let at = (node.start_byte(), line(node));
+        let top = (self.fn_depth == 0).then_some(at);
+        match self.reads.get_mut(name) {
+            Some(r) => {
+                if r.top.is_none() {
+                    r.top = top;
+                }
+            }
+            None => {
+                self.reads
+                    .insert(name.to_string(), Reads { first: at, top });
+            }
+        }
+        if let Some(b) = self.cond {
+            push_unique(&mut self.branches[b].names, name.to_string());
+        }
+    }
+
+    /// `match` patterns: captures bind, value patterns (`Color.RED`) and
+    /// class patterns read.
+    fn pattern(&mut self, node: Node) {
+        match node.kind() {
+            "dotted_name" => {
+                let parts: Vec<Node> = named(node).collect();
+                match parts.as_slice() {
+                    [one] => self.bind_name(self.text(*one), Val::Opaque, false),
+                    [first, rest @ ..] => {
+                        let mut p = self.read(*first);
+                        for r in rest {
+                            p = p.and_then(|p| p.then(Step::Attr(self.text(*r).to_string())));
+                            if let Some(p) = &p {
+                                self.store.at(p);
+                            }
+                        }
+                    }
+                    [] => {}
+                }
+            }
+            "class_pattern" => {
+                for (i, c) in named(node).enumerate() {
+                    if i == 0 && c.kind() == "dotted_name" {
+                        // The class is a value, even if it has no dot.
+                        let parts: Vec<Node> = named(c).collect();
+                        if let [one] = parts.as_slice() {
+                            self.read(*one);
+                        } else {
+                            self.pattern(c);
+                        }
+                    } else {
+                        self.pattern(c);
+                    }
+                }
+            }
+            "keyword_pattern" => {
+                for c in named(node).skip(1) {
+                    self.pattern(c);
+                }
+            }
+            "splat_pattern" | "as_pattern_target" => {
+                for c in named(node) {
+                    if c.kind() == "identifier" && self.text(c) != "_" {
+                        self.bind_name(self.text(c), Val::Opaque, false);
+                    }
+                }
+            }
+            "identifier" if self.text(node) != "_" => {
+                self.bind_name(self.text(node), Val::Opaque, false)
+            }
+            "case_pattern" | "list_pattern" | "tuple_pattern" | "union_pattern" | "as_pattern"
+            | "dict_pattern" => {
+                for c in named(node) {
+                    self.pattern(c);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `x as y` (with items, except clauses) -> (x, Some(y)).
+fn split_as(node: Node) -> (Node, Option<Node>) {
+    if node.kind() == "as_pattern" {
+        if let Some(inner) = named(node).next() {
+            return (inner, node.child_by_field_name("alias"));
+        }
+    }
+    (node, None)
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use crate::analysis::{analyze, ArgUse, CallShape, Key, Usage};
+
+    /// Usage of a free (or used-before-bound) name.
+    pub(super) fn usage(src: &str, name: &str) -> Usage {
+        let a = analyze(src);
+        a.free_names
+            .into_iter()
+            .chain(a.used_before_bound)
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("{name} is not free in {src:?}"))
+            .usage
+    }
+
+    pub(super) fn shape(positional: usize, keywords: &[&str], star_args: bool) -> CallShape {
+        CallShape {
+            positional,
+            keywords: keywords.iter().map(|k| k.to_string()).collect(),
+            star_args,
+        }
+    }
+
+    pub(super) fn sub<'u>(u: &'u Usage, key: &Key) -> &'u Usage {
+        &u.subscripts
+            .iter()
+            .find(|(k, _)| k == key)
+            .unwrap_or_else(|| panic!("no key {key:?} in {u:?}"))
+            .1
+    }
+
+    pub(super) fn arg(callee: &str, position: Option<usize>, keyword: Option<&str>) -> ArgUse {
+        ArgUse {
+            callee: callee.into(),
+            position,
+            keyword: keyword.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn unpacking() {
+        let u = usage("a, b = pair\na.foo()\n", "pair");
+        assert_eq!(u.unpack, Some(2));
+        assert!(u.unpacked_items[0].attrs.contains_key("foo"));
+        // A `\` continuation is an extra node, not a target.
+        let u = usage("a, \\\n    b = pair\nb.bar()\n", "pair");
+        assert_eq!(u.unpack, Some(2));
+        assert!(u.unpacked_items[1].attrs.contains_key("bar"));
+    }
+
+    #[test]
+    fn aliases_flow_into_their_source() {
+        let u = usage("y = x.f()\ny.g()\n", "x");
+        assert!(u.attrs["f"]
+            .returns
+            .as_ref()
+            .unwrap()
+            .attrs
+            .contains_key("g"));
+        let u = usage("y = x['k']\ny.h\n", "x");
+        assert!(sub(&u, &Key::Str("k".into())).attrs.contains_key("h"));
+        let u = usage("y = x\ny.z\n", "x");
+        assert!(u.attrs.contains_key("z"));
+        // Rebound names are not aliases.
+        let u = usage("y = x\ny = 2\ny.z\n", "x");
+        assert!(!u.attrs.contains_key("z"));
+        let u = usage(
+            "rows = data['rows']\nfor row in rows:\n    row.id\n",
+            "data",
+        );
+        assert!(sub(&u, &Key::Str("rows".into()))
+            .element
+            .as_ref()
+            .unwrap()
+            .attrs
+            .contains_key("id"));
+    }
+
+    #[test]
+    fn attribute_writes() {
+        let u = usage("self.x = 1\nself.n += 1\n", "self");
+        assert_eq!(u.attr_writes.iter().collect::<Vec<_>>(), ["n", "x"]);
+    }
+
+    #[test]
+    fn parameter_usage() {
+        let a = analyze("def f(df, n=1):\n    return df.head(n)\n");
+        let p = &a.functions[0].params;
+        assert_eq!(p[0].usage.attrs["head"].calls, vec![shape(1, &[], false)]);
+        assert_eq!(p[1].usage.passed_to, vec![arg("df.head", Some(0), None)]);
+        // After rebinding, the parameter's value is gone.
+        let a = analyze("def f(s):\n    s = s.strip()\n    s.upper()\n");
+        let u = &a.functions[0].params[0].usage;
+        assert!(u.attrs.contains_key("strip") && !u.attrs.contains_key("upper"));
+        let a = analyze("class C:\n    def m(self, items):\n        for it in items:\n            self.add(it.name)\n");
+        let m = &a.classes[0].methods[0];
+        assert!(m.params[0].usage.attrs.contains_key("add"));
+        assert!(m.params[1]
+            .usage
+            .element
+            .as_ref()
+            .unwrap()
+            .attrs
+            .contains_key("name"));
+    }
+
+    #[test]
+    fn deep_nesting_is_safe() {
+        let src = format!("y = {}x{}\n", "(".repeat(3000), ")".repeat(3000));
+        let _ = analyze(&src);
+        let src = format!("y = x{}\n", " + x".repeat(5000));
+        let _ = analyze(&src);
+    }
+}
