@@ -158,7 +158,7 @@ fn a_fork_bomb_is_stopped_by_a_limit() {
 
 #[test]
 fn a_memory_hog_is_stopped_by_a_limit() {
-    let (_, json, _d) = fix_source("blocks = []\nwhile True:\n    blocks.append(bytearray(50_000_000))\n", &["--budget-seconds", "6"]);
+    let (_, json, _d) = fix_source("blocks = []\nwhile True:\n    blocks.append(bytearray(1_000_000_000))\n", &["--budget-seconds", "12"]);
     let j = json.unwrap();
     assert_eq!(j["status"], "limit", "{j}");
 }

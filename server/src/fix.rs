@@ -120,7 +120,7 @@ impl Engine {
             prefix: best.program.prefix.clone(),
             suffix: best.program.suffix.clone(),
             fragment_lines: best.program.fragment_lines.clone(),
-            resources: best.prefix.resources.iter().map(ResourceFile::from).collect(),
+            resources: best.prefix.all_resources().iter().map(ResourceFile::from).collect(),
             python: environment.python.display().to_string(),
             packages: environment.installed.clone(),
             coverage: best.coverage.clone(),

@@ -5,13 +5,13 @@
 
 use super::infer::{self, camel};
 use super::knowledge::{kinds, well_known_import};
-use super::prefix::{Binding, Candidate, Prefix};
+use super::prefix::{Binding, Candidate, LocalModule, Prefix};
 use super::resources::{directory_for, resource_for};
 use super::session::{Attempt, Context};
 use super::value::Value;
 use super::Proposer;
 use crate::analysis::{FreeName, Literal, Usage, Wrap};
-use crate::exec::{Resource, RunStatus};
+use crate::exec::RunStatus;
 use crate::knowledge::conventional_import;
 
 pub struct Deterministic;
@@ -96,10 +96,10 @@ impl Proposer for Deterministic {
             if let Some(m) = e.module.clone().or_else(|| e.name.clone()) {
                 if !ctx.stdlib.contains(m.split('.').next().unwrap_or("")) && crate_dist_unknown(&m) {
                     let mut p = base.clone();
-                    for r in local_module(ctx, &m) {
-                        p.add_resource(r);
+                    if p.module_mut(&m).is_none() {
+                        p.modules.push(local_module(ctx, &m));
+                        out.push(p);
                     }
-                    out.push(p);
                 }
             }
         }
@@ -109,6 +109,29 @@ impl Proposer for Deterministic {
                 if let Some(r) = resource_for(path, how) {
                     let mut p = base.clone();
                     p.add_resource(r);
+                    out.push(p);
+                }
+            }
+        }
+        if is("FileNotFoundError") && e.path.is_none() {
+            // The path is in a synthesised string the line reads.
+            for n in &names_on_line {
+                if let Some(Value::Str(path)) = base.binding(n).and_then(Binding::value) {
+                    if let Some(r) = resource_for(path, "open") {
+                        let mut p = base.clone();
+                        p.add_resource(r);
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        if is("KeyError") && e.message.contains("not in index") {
+            // pandas: "['a', 'b'] not in index": columns to add.
+            let cols: Vec<String> = e.message.split('\'').skip(1).step_by(2).map(str::to_string).collect();
+            for n in &names_on_line {
+                let mut p = base.clone();
+                let b = p.binding_mut(n).unwrap();
+                if cols.iter().fold(false, |acc, c| add_key(b, &KeyLit::Str(c.clone())) || acc) {
                     out.push(p);
                 }
             }
@@ -129,8 +152,25 @@ impl Proposer for Deterministic {
                 for n in &names_on_line {
                     let mut p = base.clone();
                     let whole = usage_of(ctx, n);
+                    let own_type = base.binding(n).and_then(Binding::value).map(Value::type_name);
+                    if own_type.is_some() && own_type.as_deref() != e.obj_type.as_deref() {
+                        // The value lacking it sits inside this one (`parcel.sender.name`).
+                        let member = if called { Value::Function { returns: Box::new(Value::None), is_async: false } } else { Value::Str(attr.clone()) };
+                        if let Some(Candidate::Value(v)) = p.binding_mut(n).map(Binding::current_mut) {
+                            if v.give_nested_attr(e.obj_type.as_deref().unwrap_or(""), &attr, &member, 0) {
+                                out.push(p);
+                                continue;
+                            }
+                        }
+                    }
                     let returns = whole.attrs.get(&attr).cloned().unwrap_or_default();
                     if add_member(p.binding_mut(n).unwrap(), &attr, called, &returns, &whole) {
+                        out.push(p);
+                    }
+                }
+                // An instance of a class of a created module lacks it: add it there.
+                if let Some(class) = e.obj_type.as_deref() {
+                    if let Some(p) = add_to_local_class(base, class, &attr, called) {
                         out.push(p);
                     }
                 }
@@ -287,28 +327,28 @@ fn crate_dist_unknown(module: &str) -> bool {
 
 /// A local module the fragment imports (`from helpers import parse`),
 /// created with the names taken from it.
-fn local_module(ctx: &Context, module: &str) -> Vec<Resource> {
-    let mut body = String::from("# Module created so that the fragment's import works.\n");
+fn local_module(ctx: &Context, module: &str) -> LocalModule {
+    let mut m = LocalModule { name: module.to_string(), members: Vec::new() };
     for imp in ctx.analysis.imports.iter().filter(|i| i.is_from && i.module == module) {
         for (name, _) in &imp.names {
-            if name == "*" {
-                continue;
+            if name != "*" {
+                m.members.push((name.clone(), member_value(name, true)));
             }
-            let v = if name.chars().next().is_some_and(char::is_uppercase) {
-                Value::Class { attrs: vec![], methods: vec![] }
-            } else {
-                Value::Function { returns: Box::new(Value::None), is_async: false }
-            };
-            body.push_str(&format!("\n\n{}\n", v.definition(name)));
         }
     }
-    let parts: Vec<&str> = module.split('.').collect();
-    let mut out = Vec::new();
-    for i in 1..parts.len() {
-        out.push(Resource { path: format!("{}/__init__.py", parts[..i].join("/")), content: Vec::new() });
+    m
+}
+
+/// A member of a created module: classes for capitalised names (taking any
+/// arguments), functions for called names, else a plain value.
+fn member_value(name: &str, called: bool) -> Value {
+    if name.chars().next().is_some_and(char::is_uppercase) {
+        Value::Class { attrs: vec![], methods: vec![("__init__".into(), Value::Function { returns: Box::new(Value::None), is_async: false })] }
+    } else if called {
+        Value::Function { returns: Box::new(Value::None), is_async: false }
+    } else {
+        Value::Int(1)
     }
-    out.push(Resource { path: format!("{}.py", parts.join("/")), content: body.into_bytes() });
-    out
 }
 
 /// Whether `name` is referenced outside its own `def`/`class` blocks (a
@@ -375,6 +415,10 @@ fn driver_args(ctx: &Context, p: &mut Prefix, f: &crate::analysis::FunctionDef, 
 /// so that their bodies run.
 fn add_driver(ctx: &Context, p: &mut Prefix) {
     let a = ctx.analysis;
+    if a.wrap != Wrap::None {
+        // Definitions inside a wrapped body are local to the wrapper.
+        return;
+    }
     let def_lines = |name: &str| -> Vec<u32> {
         a.functions.iter().filter(|f| f.name == name).map(|f| f.line).chain(a.classes.iter().filter(|c| c.name == name).map(|c| c.line)).collect()
     };
@@ -621,23 +665,37 @@ def _offline_urlopen(url, *args, **kwargs):
 
 urllib.request.urlopen = _offline_urlopen";
 
-/// Add a member to a module this prefix created as a resource file.
+/// Add a member to a module this prefix created.
 fn add_to_local_module(base: &Prefix, module: &str, name: &str, called: bool) -> Option<Prefix> {
-    let path = format!("{}.py", module.replace('.', "/"));
-    let r = base.resources.iter().find(|r| r.path == path)?;
-    let text = String::from_utf8_lossy(&r.content).to_string();
-    if text.contains(&format!("def {name}(")) || text.contains(&format!("\n{name} = ")) || text.contains(&format!("class {name}")) {
+    let mut p = base.clone();
+    let m = p.module_mut(module)?;
+    if m.members.iter().any(|(n, _)| n == name) {
         return None;
     }
-    let v = if name.chars().next().is_some_and(char::is_uppercase) {
-        Value::Class { attrs: vec![], methods: vec![] }
-    } else if called {
-        Value::Function { returns: Box::new(Value::None), is_async: false }
-    } else {
-        Value::Int(1)
-    };
+    m.members.push((name.to_string(), member_value(name, called)));
+    Some(p)
+}
+
+/// A created module's class lacks an attribute its instances are used
+/// with: add it; a method returns an instance of a new class named after
+/// it, so a chain of calls can be discovered one link at a time.
+fn add_to_local_class(base: &Prefix, class: &str, attr: &str, called: bool) -> Option<Prefix> {
     let mut p = base.clone();
-    p.add_resource(Resource { path, content: format!("{text}\n\n{}\n", v.definition(name)).into_bytes() });
+    let m = p.modules.iter_mut().find(|m| m.members.iter().any(|(n, v)| n == class && matches!(v, Value::Class { .. })))?;
+    let result_class = camel(attr);
+    let needs_result = called && !m.members.iter().any(|(n, _)| *n == result_class);
+    let (_, Value::Class { attrs, methods }) = m.members.iter_mut().find(|(n, _)| n == class)? else { return None };
+    if attrs.iter().chain(methods.iter()).any(|(n, _)| n == attr) {
+        return None;
+    }
+    if called {
+        methods.push((attr.to_string(), Value::Function { returns: Box::new(Value::Expr { code: format!("{result_class}()"), imports: vec![] }), is_async: false }));
+    } else {
+        attrs.push((attr.to_string(), Value::Str(attr.to_string())));
+    }
+    if needs_result {
+        m.members.push((result_class, Value::Class { attrs: vec![], methods: vec![] }));
+    }
     Some(p)
 }
 

@@ -49,8 +49,11 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     let attr_names: Vec<&str> = u.attrs.keys().map(String::as_str).collect();
     for (kind, attrs) in kinds() {
         let kind: &'static str = static_kind(kind);
-        let known = attr_names.iter().filter(|a| attrs.contains(**a)).count() as i32;
-        let unknown = attr_names.len() as i32 - known;
+        // Generic attribute names (`name`, `value`) say little about a library type.
+        const GENERIC: &[&str] = &["name", "value", "id", "type", "data", "size", "index", "title", "label"];
+        let known = attr_names.iter().filter(|a| attrs.contains(**a) && !GENERIC.contains(a)).count() as i32;
+        let generic = attr_names.iter().filter(|a| attrs.contains(**a) && GENERIC.contains(a)).count() as i32;
+        let unknown = attr_names.len() as i32 - known - generic;
         // Chained calls on a result with attributes this kind lacks
         // (`objects.all().filter()`): not this kind, a custom object.
         let chained_unknown = u
@@ -61,12 +64,12 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
             .filter(|k| !attrs.contains(*k))
             .count() as i32;
         if !attr_names.is_empty() {
-            add(&mut scores, kind, 4 * known - 3 * unknown - 4 * chained_unknown);
+            add(&mut scores, kind, 4 * known + generic - 3 * unknown - 4 * chained_unknown);
         }
     }
     if !attr_names.is_empty() {
         // Attributes no builtin kind has: an object of a class of its own.
-        add(&mut scores, "object", 2 * attr_names.len() as i32 - 1);
+        add(&mut scores, "object", 2 * attr_names.len() as i32);
     }
     // `copy()` returns the same kind: what is done with the copy tells the kind.
     if let Some(copied) = u.attrs.get("copy").and_then(|c| c.returns.as_deref()) {
@@ -85,7 +88,20 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     let str_keys = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Str(_))).count() as i32
         + u.subscript_writes.iter().filter(|k| matches!(k, Key::Str(_))).count() as i32;
     let int_keys = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Int(_) | Key::Slice)).count() as i32;
-    let expr_keys = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Expr(_))).count() as i32;
+    let column_lists = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Expr(e) if !string_list(e).is_empty())).count() as i32;
+    if column_lists > 0 {
+        add(&mut scores, "dataframe", 6);
+    }
+    // Items that behave like pandas Series make the container a DataFrame.
+    let series_items = u
+        .subscripts
+        .iter()
+        .filter(|(k, item)| matches!(k, Key::Str(_)) && item.attrs.keys().any(|a| kind_attrs("series").is_some_and(|s| s.contains(a)) && !kind_attrs("str").is_some_and(|s| s.contains(a)) && !kind_attrs("list").is_some_and(|s| s.contains(a))))
+        .count() as i32;
+    if series_items > 0 {
+        add(&mut scores, "dataframe", 4 + series_items);
+    }
+    let expr_keys = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Expr(e) if string_list(e).is_empty())).count() as i32;
     if str_keys > 0 {
         add(&mut scores, "dict", 4 + str_keys);
         add(&mut scores, "dataframe", 2 + str_keys);
@@ -166,7 +182,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         add(&mut scores, name_kind(name), 1);
     } else if let Some(hint) = name_hint(name) {
         // Weak evidence (an operator) should not outvote a telling name.
-        add(&mut scores, hint, 2);
+        add(&mut scores, hint, 3);
     }
     scores.sort_by(|a, b| b.1.cmp(&a.1));
     scores.into_iter().filter(|(_, s)| *s > 0).map(|(k, _)| k).collect::<Vec<_>>().into_iter().chain(
@@ -204,7 +220,7 @@ fn name_kind(name: &str) -> &'static str {
         "dataframe"
     } else if has(&["n", "i", "j", "k", "x", "y", "num", "count", "size", "length", "idx", "index", "total", "age", "year", "port"]) {
         "int"
-    } else if has(&["s", "text", "string", "name", "line", "word", "msg", "message", "url", "path", "file", "filename", "key", "title", "label", "sentence", "word"]) {
+    } else if has(&["s", "str", "text", "string", "name", "line", "word", "msg", "message", "url", "path", "file", "filename", "key", "title", "label", "sentence", "word"]) {
         "str"
     } else if n.ends_with('s') && n.len() > 2 || has(&["lst", "arr", "array", "items", "list"]) {
         "list"
@@ -520,9 +536,9 @@ fn members(u: &Usage, depth: usize) -> (Vec<(String, Value)>, Vec<(String, Value
             methods.push((a.clone(), Value::Function { returns: Box::new(ret), is_async: au.awaited }));
         } else {
             let v = if has_evidence(au) { best(a, au, depth + 1) } else { Value::Str(a.clone()) };
-            // An attribute holding a class or function is defined inline as a value.
+            // An attribute holding a class or function has no literal spelling.
             let v = match v {
-                Value::Function { .. } | Value::Class { .. } | Value::Object { .. } => Value::Anything,
+                Value::Function { .. } | Value::Class { .. } => Value::Anything,
                 v => v,
             };
             attrs.push((a.clone(), v));
@@ -531,9 +547,36 @@ fn members(u: &Usage, depth: usize) -> (Vec<(String, Value)>, Vec<(String, Value
     (attrs, methods)
 }
 
+/// The strings of a list literal used as a key (`['a', 'b']`), else empty.
+pub fn string_list(expr: &str) -> Vec<String> {
+    let e = expr.trim();
+    if !(e.starts_with('[') && e.ends_with(']')) {
+        return Vec::new();
+    }
+    let inner = &e[1..e.len() - 1];
+    let parts: Vec<&str> = inner.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
+    let strs: Vec<String> = parts
+        .iter()
+        .filter_map(|p| {
+            let q = p.chars().next()?;
+            ((q == '\'' || q == '"') && p.ends_with(q) && p.len() >= 2).then(|| p[1..p.len() - 1].to_string())
+        })
+        .collect();
+    if strs.len() == parts.len() { strs } else { Vec::new() }
+}
+
 fn dataframe(u: &Usage) -> Value {
     let api = kind_attrs("dataframe");
     let mut cols: Vec<(String, Usage)> = Vec::new();
+    for (k, _) in &u.subscripts {
+        if let Key::Expr(e) = k {
+            for c in string_list(e) {
+                if !cols.iter().any(|(x, _)| *x == c) {
+                    cols.push((c, Usage::default()));
+                }
+            }
+        }
+    }
     for (k, item) in &u.subscripts {
         if let Key::Str(s) = k {
             if !cols.iter().any(|(c, _)| c == s) {

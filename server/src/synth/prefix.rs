@@ -59,12 +59,55 @@ pub struct NameInfo {
     pub stub: bool,
 }
 
+/// A module of the asker's own that the fragment imports, with the members
+/// it takes from it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LocalModule {
+    pub name: String,
+    pub members: Vec<(String, Value)>,
+}
+
+impl LocalModule {
+    pub fn source(&self) -> String {
+        let mut s = String::from("# Created so that the fragment's import works.\n");
+        for (name, v) in &self.members {
+            s.push_str(&format!("\n\n{}\n", v.definition(name)));
+        }
+        if self.members.iter().any(|(_, v)| v.uses_anything()) {
+            s = format!("{}\n\n\n{s}", super::value::ANYTHING_DEF);
+        }
+        let mut imports = Vec::new();
+        for (_, v) in &self.members {
+            v.imports(&mut imports);
+        }
+        imports.sort();
+        imports.dedup();
+        if !imports.is_empty() {
+            s = format!("{}\n{s}", imports.join("\n"));
+        }
+        s
+    }
+
+    /// The module file and the `__init__.py` of each enclosing package.
+    pub fn files(&self) -> Vec<Resource> {
+        let parts: Vec<&str> = self.name.split('.').collect();
+        let mut out = Vec::new();
+        for i in 1..parts.len() {
+            out.push(Resource { path: format!("{}/__init__.py", parts[..i].join("/")), content: Vec::new() });
+        }
+        out.push(Resource { path: format!("{}.py", parts.join("/")), content: self.source().into_bytes() });
+        out
+    }
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Prefix {
     /// Imports the fragment forgot (module aliases, bare library names).
     pub bindings: Vec<Binding>,
-    /// Extra imports not tied to a name (needed by values).
+    /// Files the program reads.
     pub resources: Vec<Resource>,
+    /// Modules the fragment imports that exist nowhere: created next to it.
+    pub modules: Vec<LocalModule>,
     /// Statements run after the fragment (calls of functions it defines).
     pub driver: Vec<String>,
     /// Parameters of the wrapper function (names read before assignment in a body).
@@ -78,6 +121,23 @@ impl Prefix {
     pub fn binding_mut(&mut self, name: &str) -> Option<&mut Binding> {
         self.bindings.iter_mut().find(|b| b.name == name)
     }
+    /// Every file the program needs: resources and local modules.
+    pub fn all_resources(&self) -> Vec<Resource> {
+        let mut out = self.resources.clone();
+        for m in &self.modules {
+            for f in m.files() {
+                if !out.iter().any(|r| r.path == f.path) {
+                    out.push(f);
+                }
+            }
+        }
+        out
+    }
+
+    pub fn module_mut(&mut self, name: &str) -> Option<&mut LocalModule> {
+        self.modules.iter_mut().find(|m| m.name == name)
+    }
+
     pub fn add_resource(&mut self, r: Resource) {
         match self.resources.iter_mut().find(|x| x.path == r.path) {
             Some(x) => *x = r,

@@ -81,7 +81,8 @@ impl<'a> Session<'a> {
     /// Run a prefix unless an identical program already ran (`Ok(None)`).
     pub fn attempt(&mut self, prefix: Prefix) -> Result<Option<Attempt>, ExecError> {
         let program = self.build(&prefix);
-        let key = format!("{}\u{0}{:?}", program.text, prefix.resources);
+        let resources = prefix.all_resources();
+        let key = format!("{}\u{0}{:?}", program.text, resources);
         if !self.tried.insert(key) || !self.has_budget() {
             return Ok(None);
         }
@@ -89,7 +90,7 @@ impl<'a> Session<'a> {
         let request = RunRequest {
             program: program.text.clone(),
             probes: self.probes(&program),
-            resources: prefix.resources.clone(),
+            resources,
             preload: preload_modules(self.ctx.analysis, &prefix),
             timeout: self.run_timeout.min(remaining.max(Duration::from_millis(500))),
         };

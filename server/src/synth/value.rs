@@ -103,6 +103,71 @@ impl Value {
         }
     }
 
+    /// The name of the Python type this value has at run time, as an
+    /// AttributeError reports it (`str`, `dict`, `DataFrame`, `Parcel`).
+    pub fn type_name(&self) -> String {
+        match self {
+            Value::Int(_) => "int".into(),
+            Value::Float(_) => "float".into(),
+            Value::Str(_) => "str".into(),
+            Value::Bytes(_) => "bytes".into(),
+            Value::Bool(_) => "bool".into(),
+            Value::None => "NoneType".into(),
+            Value::List(_) => "list".into(),
+            Value::Tuple(_) => "tuple".into(),
+            Value::Set(_) => "set".into(),
+            Value::Dict(_) => "dict".into(),
+            Value::Expr { code, .. } => {
+                let callee = code.split('(').next().unwrap_or("");
+                match callee.rsplit('.').next().unwrap_or("") {
+                    "array" => "ndarray".into(),
+                    other => other.to_string(),
+                }
+            }
+            Value::Object { class, .. } | Value::Derived { class, .. } => class.clone(),
+            Value::Function { .. } | Value::Raises(_) => "function".into(),
+            Value::Class { .. } => "type".into(),
+            Value::Code { .. } => String::new(),
+            Value::Anything => ANYTHING_CLASS.into(),
+        }
+    }
+
+    /// Inside this value, replace the part of type `type_name` held in an
+    /// attribute (at any depth) with an object that also has `attr`.
+    pub fn give_nested_attr(&mut self, type_name: &str, attr: &str, member: &Value, depth: usize) -> bool {
+        if depth > 4 {
+            return false;
+        }
+        let Value::Object { attrs, methods, .. } = self else { return false };
+        for (name, v) in attrs.iter_mut().chain(methods.iter_mut()) {
+            if v.type_name() == type_name && !matches!(v, Value::Object { .. }) {
+                let kept = match v {
+                    Value::Str(s) => vec![("value".to_string(), Value::Str(s.clone()))],
+                    _ => vec![],
+                };
+                let mut new_attrs = kept;
+                new_attrs.push((attr.to_string(), member.clone()));
+                let class = class_name_for(name);
+                *v = Value::Object { class, attrs: new_attrs, methods: vec![] };
+                return true;
+            }
+            let same_type = v.type_name() == type_name;
+            if let Value::Object { attrs: a, .. } = v {
+                if same_type {
+                    if a.iter().any(|(n, _)| n == attr) {
+                        return false;
+                    }
+                    a.push((attr.to_string(), member.clone()));
+                    return true;
+                }
+            }
+            if v.give_nested_attr(type_name, attr, member, depth + 1) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Imports every part of this value needs.
     pub fn imports(&self, out: &mut Vec<String>) {
         match self {
@@ -233,6 +298,18 @@ impl Value {
             _ => format!("{name} = {}", wrap_long(&self.expr(), name.len() + 3)),
         }
     }
+}
+
+fn class_name_for(attr: &str) -> String {
+    let mut out = String::new();
+    for part in attr.split('_').filter(|p| !p.is_empty()) {
+        let mut c = part.chars();
+        if let Some(f) = c.next() {
+            out.extend(f.to_uppercase());
+            out.push_str(c.as_str());
+        }
+    }
+    if out.is_empty() { "Item".into() } else { out }
 }
 
 fn class_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Value)]) -> String {
