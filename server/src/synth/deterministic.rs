@@ -27,7 +27,12 @@ impl Proposer for Deterministic {
         // in a function body they are its parameters.
         for f in &a.used_before_bound {
             if p.binding(&f.name).is_none() {
-                p.bindings.push(binding_for(ctx, f, false));
+                let mut b = binding_for(ctx, f, false);
+                // Used before the fragment imports it: that import, earlier.
+                if let Some(stmt) = import_binding(ctx, &f.name).or_else(|| conventional_import(&f.name).map(str::to_string)) {
+                    b.candidates.insert(0, Candidate::Import(stmt));
+                }
+                p.bindings.push(b);
             }
             if a.wrap != Wrap::None {
                 p.wrapper_params.push(f.name.clone());
@@ -157,7 +162,7 @@ impl Proposer for Deterministic {
                         // The value lacking it sits inside this one (`parcel.sender.name`).
                         let member = if called { Value::Function { returns: Box::new(Value::None), is_async: false } } else { Value::Str(attr.clone()) };
                         if let Some(Candidate::Value(v)) = p.binding_mut(n).map(Binding::current_mut) {
-                            if v.give_nested_attr(e.obj_type.as_deref().unwrap_or(""), &attr, &member, 0) {
+                            if v.give_nested_attr(e.obj_type.as_deref().unwrap_or(""), &attr, &member, n, 0) {
                                 out.push(p);
                                 continue;
                             }
@@ -296,10 +301,55 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
     out
 }
 
+/// The fragment's own import statement that binds `name`, if any.
+fn import_binding(ctx: &Context, name: &str) -> Option<String> {
+    ctx.analysis.imports.iter().find_map(|i| {
+        if i.level > 0 {
+            return None;
+        }
+        if i.is_from {
+            let (n, alias) = i.names.iter().find(|(n, a)| a.as_deref().unwrap_or(n) == name)?;
+            Some(match alias {
+                Some(a) => format!("from {} import {n} as {a}", i.module),
+                None => format!("from {} import {n}", i.module),
+            })
+        } else {
+            match &i.alias {
+                Some(a) if a == name => Some(format!("import {} as {a}", i.module)),
+                None if i.module.split('.').next() == Some(name) => Some(format!("import {}", i.module)),
+                _ => None,
+            }
+        }
+    })
+}
+
+/// A builtin type named by the annotation of a fragment function's
+/// parameter that this name is passed to.
+fn annotated_kind(ctx: &Context, usage: &Usage) -> Option<&'static str> {
+    usage.passed_to.iter().find_map(|arg| {
+        let f = ctx.analysis.functions.iter().find(|f| f.name == arg.callee)?;
+        let param = match (&arg.keyword, arg.position) {
+            (Some(k), _) => f.params.iter().find(|p| &p.name == k)?,
+            (None, Some(i)) => f.params.get(i)?,
+            _ => return None,
+        };
+        let ann = param.annotation.as_deref()?.trim();
+        ["str", "int", "float", "bool", "list", "dict", "bytes", "set", "tuple"].into_iter().find(|t| ann == *t || ann.starts_with(&format!("{t}[")) || ann.starts_with(&format!("{}[", capitalize(t))))
+    })
+}
+
+fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
 /// How a name can be defined: an import when it names a module or a
 /// well-known library member, else values inferred from its usage.
 fn binding_for(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
     let mut c = Vec::new();
+    if let Some(kind) = annotated_kind(ctx, &f.usage) {
+        c.push(Candidate::Value(infer::value_of_kind(kind, &f.name, &f.usage)));
+    }
     if allow_import {
         if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') {
             c.push(Candidate::Import(format!("import {}", f.name)));

@@ -98,7 +98,13 @@ impl<'a> Session<'a> {
         let outcome = self.executor.run(&request)?;
         let trace = coverage::fragment_trace(&program, &outcome);
         let coverage = coverage::measure(&self.ctx.analysis.statements, &trace);
-        Ok(Some(Attempt { prefix, program, outcome, coverage }))
+        let attempt = Attempt { prefix, program, outcome, coverage };
+        if std::env::var_os("RUNNABLE_TRACE").is_some() {
+            // A developer's view of the search: every program and what it did.
+            eprintln!("── run {} ──\n{}\n→ {:?} {}/{} {}", self.executions, attempt.program.prefix, attempt.outcome.status,
+                attempt.coverage.covered.len(), attempt.coverage.executable.len(), attempt.signature());
+        }
+        Ok(Some(attempt))
     }
 
     fn probes(&self, program: &Program) -> BTreeMap<u32, Vec<String>> {

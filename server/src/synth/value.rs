@@ -134,9 +134,32 @@ impl Value {
 
     /// Inside this value, replace the part of type `type_name` held in an
     /// attribute (at any depth) with an object that also has `attr`.
-    pub fn give_nested_attr(&mut self, type_name: &str, attr: &str, member: &Value, depth: usize) -> bool {
+    /// `owner` names the binding, for the classes this creates.
+    pub fn give_nested_attr(&mut self, type_name: &str, attr: &str, member: &Value, owner: &str, depth: usize) -> bool {
         if depth > 4 {
             return false;
+        }
+        if let Value::Function { returns, .. } = self {
+            // What the function returns lacks it: return an object that has it.
+            let same = returns.type_name() == type_name;
+            if same && !matches!(**returns, Value::Object { .. }) {
+                **returns = Value::Object { class: class_name_for(&format!("{owner}_result")), attrs: vec![], methods: vec![] };
+            }
+            let now_same = returns.type_name() == type_name;
+            return match &mut **returns {
+                Value::Object { attrs, methods, .. } if same || now_same => {
+                    if attrs.iter().chain(methods.iter()).any(|(n, _)| n == attr) {
+                        return false;
+                    }
+                    if matches!(member, Value::Function { .. }) {
+                        methods.push((attr.to_string(), member.clone()))
+                    } else {
+                        attrs.push((attr.to_string(), member.clone()))
+                    }
+                    true
+                }
+                other => other.give_nested_attr(type_name, attr, member, owner, depth + 1),
+            };
         }
         let Value::Object { attrs, methods, .. } = self else { return false };
         for (name, v) in attrs.iter_mut().chain(methods.iter_mut()) {
@@ -161,7 +184,7 @@ impl Value {
                     return true;
                 }
             }
-            if v.give_nested_attr(type_name, attr, member, depth + 1) {
+            if v.give_nested_attr(type_name, attr, member, owner, depth + 1) {
                 return true;
             }
         }
