@@ -236,19 +236,31 @@ impl Proposer for Deterministic {
 
     fn variants(&self, ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
         let mut out = Vec::new();
-        for br in &ctx.analysis.branches {
-            let in_play = uncovered.iter().any(|&u| u > br.line) || uncovered.contains(&br.line);
+        // Conditions, and `for` loops whose body never ran (an empty iterable).
+        let mut guards: Vec<(u32, Vec<String>, String)> =
+            ctx.analysis.branches.iter().map(|b| (b.line, b.names.clone(), b.condition.clone())).collect();
+        for (i, l) in ctx.fragment.lines().enumerate() {
+            let t = l.trim_start();
+            if (t.starts_with("for ") || t.starts_with("async for ")) && uncovered.contains(&(i as u32 + 2)) {
+                let iterable = t.split_once(" in ").map(|(_, r)| r.trim_end_matches(':').to_string()).unwrap_or_default();
+                guards.push((i as u32 + 1, Vec::new(), iterable));
+            }
+        }
+        guards.sort_by_key(|g| g.0);
+        for (line, gnames, condition) in &guards {
+            let in_play = uncovered.iter().any(|u| u > line) || uncovered.contains(line);
             if !in_play {
                 continue;
             }
-            let mut names = br.names.clone();
-            names.extend(identifiers(&br.condition));
-            names.extend(related_bindings(ctx, &best.prefix, br.line));
+            let br_condition = condition;
+            let mut names = gnames.clone();
+            names.extend(identifiers(condition));
+            names.extend(related_bindings(ctx, &best.prefix, *line));
             let mut seen = Vec::new();
             names.retain(|n| if seen.contains(n) { false } else { seen.push(n.clone()); true });
             for n in names {
                 let Some(b) = best.prefix.binding(&n) else { continue };
-                for alt in alternatives(b, &br.condition) {
+                for alt in alternatives(b, br_condition).into_iter().chain(shared_keys(&best.prefix, b)) {
                     let mut p = best.prefix.clone();
                     let bm = p.binding_mut(&n).unwrap();
                     bm.candidates.push(Candidate::Value(alt));
@@ -258,8 +270,52 @@ impl Proposer for Deterministic {
             }
         }
         out.extend(handler_variants(ctx, best, uncovered));
+        out.extend(body_drivers(ctx, best, uncovered));
         out
     }
+}
+
+/// Variants that call functions and methods whose bodies never ran, even
+/// though the fragment refers to them (a method only a library would call).
+fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
+    let mut out = Vec::new();
+    let body_uncovered = |line: u32| uncovered.contains(&line) || uncovered.contains(&(line + 1));
+    for f in ctx.analysis.functions.iter().filter(|f| body_uncovered(f.line) && f.params.iter().all(|p| p.star.is_empty())) {
+        let mut p = best.prefix.clone();
+        let args: Vec<String> = f.params.iter().filter(|x| !x.has_default).map(|x| infer::best(&x.name, &x.usage, 1).expr()).collect();
+        p.driver.push(format!("{}({})", f.name, args.join(", ")));
+        out.push(p);
+    }
+    for c in &ctx.analysis.classes {
+        for m in c.methods.iter().filter(|m| body_uncovered(m.line) && !m.name.starts_with("__")) {
+            let args: Vec<String> = m.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).map(|x| infer::best(&x.name, &x.usage, 1).expr()).collect();
+            let mut p = best.prefix.clone();
+            let init_args = c.methods.iter().find(|x| x.name == "__init__").map(|i| i.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).count()).unwrap_or(0);
+            let instance = if init_args == 0 { format!("{}()", c.name) } else { format!("{}.__new__({})", c.name, c.name) };
+            p.driver.push(format!("{instance}.{}({})", m.name, args.join(", ")));
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Collections and strings that refer to the keys of a dict the prefix
+/// defines (`for k in keys: d[k]`, `if key in d`): data that fits together.
+fn shared_keys(prefix: &Prefix, b: &Binding) -> Vec<Value> {
+    let mut out = Vec::new();
+    for other in &prefix.bindings {
+        if other.name == b.name {
+            continue;
+        }
+        let Some(Value::Dict(items)) = other.value() else { continue };
+        let keys: Vec<Value> = items.iter().map(|(k, _)| k.clone()).collect();
+        match b.value() {
+            Some(Value::List(_)) => out.push(Value::List(keys.clone())),
+            Some(Value::Str(_)) => out.extend(keys.iter().filter(|k| matches!(k, Value::Str(_))).cloned()),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Variants that reach `except` handlers still uncovered: a function called
