@@ -158,9 +158,16 @@ fn a_fork_bomb_is_stopped_by_a_limit() {
 
 #[test]
 fn a_memory_hog_is_stopped_by_a_limit() {
-    let (_, json, _d) = fix_source("blocks = []\nwhile True:\n    blocks.append(bytearray(1_000_000_000))\n", &["--budget-seconds", "12"]);
+    // One huge allocation: the address-space limit refuses it at once.
+    let (_, json, _d) = fix_source("block = bytearray(1 << 36)\n", &["--budget-seconds", "6"]);
     let j = json.unwrap();
     assert_eq!(j["status"], "limit", "{j}");
+    // Growing without end: stopped by the memory limit or the clock, within the budget.
+    let t = Instant::now();
+    let (_, json, _d) = fix_source("blocks = []\nwhile True:\n    blocks.append(bytearray(500_000_000))\n", &["--budget-seconds", "6"]);
+    let j = json.unwrap();
+    assert!(["limit", "timeout"].contains(&j["status"].as_str().unwrap()), "{j}");
+    assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
 }
 
 #[test]

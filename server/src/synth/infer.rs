@@ -73,7 +73,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     }
     // `copy()` returns the same kind: what is done with the copy tells the kind.
     if let Some(copied) = u.attrs.get("copy").and_then(|c| c.returns.as_deref()) {
-        for (k, s) in rank_kinds(name, copied).into_iter().take(1).map(|k| (k, 3)) {
+        for (k, s) in rank_kinds("", copied).into_iter().take(1).map(|k| (k, 3)) {
             add(&mut scores, k, s);
         }
     }
@@ -181,8 +181,11 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         // No evidence but the name: conventions of naming.
         add(&mut scores, name_kind(name), 1);
     } else if let Some(hint) = name_hint(name) {
-        // Weak evidence (an operator) should not outvote a telling name.
-        add(&mut scores, hint, 3);
+        // Weak evidence (an operator) should not outvote a telling name;
+        // strong evidence (methods, keys) should not be outvoted by one.
+        if scores.iter().map(|(_, s)| *s).max().unwrap_or(0) <= 4 {
+            add(&mut scores, hint, 3);
+        }
     }
     scores.sort_by(|a, b| b.1.cmp(&a.1));
     scores.into_iter().filter(|(_, s)| *s > 0).map(|(k, _)| k).collect::<Vec<_>>().into_iter().chain(
@@ -695,5 +698,20 @@ mod printed_results {
         assert_eq!(rank_kinds("result", &ret)[0], "str");
         let f = Usage { calls: vec![CallShape { positional: 2, keywords: vec![], star_args: false }], returns: Some(Box::new(ret)), ..Default::default() };
         assert!(matches!(&candidates("summarize", &f)[0], Value::Function { returns, .. } if matches!(**returns, Value::Str(_))), "{:?}", candidates("summarize", &f));
+    }
+}
+
+#[cfg(test)]
+mod copies {
+    use super::*;
+    use crate::analysis::CallShape;
+
+    #[test]
+    fn a_copy_written_with_keys_is_a_dict() {
+        let copied = Usage { subscript_writes: vec![Key::Expr("key".into())], ..Default::default() };
+        let copy = Usage { calls: vec![CallShape { positional: 0, keywords: vec![], star_args: false }], returns: Some(Box::new(copied)), ..Default::default() };
+        let mut u = Usage::default();
+        u.attrs.insert("copy".into(), copy);
+        assert_eq!(rank_kinds("defaults", &u)[0], "dict", "{:?}", rank_kinds("defaults", &u));
     }
 }
