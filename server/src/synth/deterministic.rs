@@ -68,6 +68,7 @@ impl Proposer for Deterministic {
             }
         }
         add_driver(ctx, &mut p);
+        apply_isinstance_bases(ctx, &mut p);
         p
     }
 
@@ -253,6 +254,7 @@ impl Proposer for Deterministic {
                 continue;
             }
             let br_condition = condition;
+            out.extend(membership_variants(ctx, best, *line));
             let mut names = gnames.clone();
             names.extend(identifiers(condition));
             names.extend(related_bindings(ctx, &best.prefix, *line));
@@ -355,6 +357,81 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
         }
     }
     out
+}
+
+/// `isinstance(path, Type)` tests in the fragment, as (path, type) with
+/// dotted names; for a tuple of types, the first.
+fn isinstance_tests(fragment: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in fragment.lines() {
+        let mut rest = line;
+        while let Some(at) = rest.find("isinstance(") {
+            rest = &rest[at + "isinstance(".len()..];
+            let Some((path, after)) = rest.split_once(',') else { break };
+            let ty: String = after.trim_start().trim_start_matches('(').chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.').collect();
+            let path = path.trim();
+            let dotted = |s: &str| !s.is_empty() && s.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'));
+            if dotted(path) && dotted(&ty) && ty.contains('.') {
+                out.push((path.to_string(), ty));
+            }
+        }
+    }
+    out
+}
+
+/// Objects the fragment type-tests against a library class become
+/// instances of a subclass of it, so the tested branch runs.
+fn apply_isinstance_bases(ctx: &Context, p: &mut Prefix) {
+    for (path, ty) in isinstance_tests(ctx.fragment) {
+        let root = ty.split('.').next().unwrap_or("");
+        let importable = import_binding(ctx, root).is_some() || p.binding(root).is_some_and(|b| matches!(b.current(), Candidate::Import(_)));
+        if !importable {
+            continue;
+        }
+        if let Some(Value::Object { class, .. }) = value_at_mut(p, &path) {
+            if !class.contains('(') {
+                *class = format!("{class}({ty})");
+            }
+        }
+    }
+}
+
+/// The value a dotted path (`node.value.func`) reaches in the prefix.
+fn value_at_mut<'p>(p: &'p mut Prefix, path: &str) -> Option<&'p mut Value> {
+    let mut parts = path.split('.');
+    let b = parts.next().and_then(|n| p.binding_mut(n))?;
+    let Candidate::Value(v) = b.current_mut() else { return None };
+    let mut target = Some(v);
+    for attr in parts {
+        target = match target {
+            Some(Value::Object { attrs, .. }) | Some(Value::Derived { attrs, .. }) => {
+                attrs.iter_mut().find(|(n, _)| n == attr).map(|(_, v)| v)
+            }
+            _ => None,
+        };
+    }
+    target
+}
+
+/// `a in b` with both sides dotted paths: a variant where `b` holds `a`.
+fn membership_variants(ctx: &Context, best: &Attempt, line: u32) -> Vec<Prefix> {
+    let text = ctx.line_text(line);
+    let dotted = |s: &str| -> Option<String> {
+        let t: String = s.trim().trim_start_matches("not ").trim_start_matches('(').trim_end_matches(':').trim_end_matches(')').trim().to_string();
+        (!t.is_empty() && t.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))).then_some(t)
+    };
+    let cond = text.trim().trim_start_matches("elif ").trim_start_matches("if ").trim_start_matches("while ");
+    let Some((a, b)) = cond.split_once(" in ") else { return Vec::new() };
+    let (Some(a), Some(b)) = (dotted(a.rsplit(" and ").next().unwrap_or(a)), dotted(b.split(" and ").next().unwrap_or(b))) else { return Vec::new() };
+    let mut p = best.prefix.clone();
+    let Some(element) = value_at_mut(&mut p, &a).map(|v| v.clone()) else { return Vec::new() };
+    match value_at_mut(&mut p, &b) {
+        Some(container) => {
+            *container = Value::List(vec![element]);
+            vec![p]
+        }
+        None => Vec::new(),
+    }
 }
 
 /// The fragment's own import statement that binds `name`, if any.

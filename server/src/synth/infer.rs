@@ -136,6 +136,11 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
             _ => {}
         }
     }
+    if u.operators.contains("contains") {
+        add(&mut scores, "list", 3);
+        add(&mut scores, "dict", 2);
+        add(&mut scores, "str", 1);
+    }
     for op in &u.operators {
         if ["+", "-", "*", "/", "//", "**", "<", ">", "<=", ">="].contains(&op.as_str()) {
             add(&mut scores, "int", 2);
