@@ -344,7 +344,19 @@ impl Value {
                 let def = if *is_async { "async def" } else { "def" };
                 format!("{def} {name}(*args, **kwargs):\n    return {}", returns.expr())
             }
-            Value::Class { attrs, methods } => class_source(name, attrs, methods),
+            Value::Class { attrs, methods } => {
+                let src = class_source(name, attrs, methods);
+                if methods.iter().any(|(m, _)| m == "__init__") {
+                    src
+                } else {
+                    // Instantiated with whatever arguments the fragment passes;
+                    // keyword arguments become attributes.
+                    let init = "    def __init__(self, *args, **kwargs):\n        self.__dict__.update(kwargs)";
+                    let head = format!("class {name}:");
+                    let body = src.strip_prefix(&head).unwrap_or("").strip_prefix("\n    pass").unwrap_or(src.strip_prefix(&head).unwrap_or(""));
+                    if body.trim().is_empty() { format!("{head}\n{init}") } else { format!("{head}\n{init}\n{body}") }
+                }
+            }
             Value::Code { source, .. } => source.clone(),
             Value::Raises(exc) => format!("def {name}(*args, **kwargs):\n    raise {exc}('{name} failed')"),
             Value::Derived { class, base, value, attrs, methods } => {
