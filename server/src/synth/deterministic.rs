@@ -214,6 +214,23 @@ impl Proposer for Deterministic {
                 }
             }
         }
+        if is("AssertionError") {
+            // The assertion states what the values must be: try the values
+            // its condition suggests.
+            if let Some(l) = line {
+                let text = ctx.line_text(l).to_string();
+                for n in &names_on_line {
+                    let b = base.binding(n).unwrap();
+                    for alt in alternatives(b, &text) {
+                        let mut p = base.clone();
+                        let bm = p.binding_mut(n).unwrap();
+                        bm.candidates.push(Candidate::Value(alt));
+                        bm.choice = bm.candidates.len() - 1;
+                        out.push(p);
+                    }
+                }
+            }
+        }
         // Whatever the error: the next candidate of each name on the line,
         // and of a name whose own definition failed.
         let mut suspects = names_on_line.clone();

@@ -67,30 +67,34 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
             break;
         }
     }
-    // Evolution: variants that cover what the best prefix did not.
+    // Evolution: variants that cover what the best prefix did not. A variant
+    // that beats the best prefix becomes the best and is evolved further
+    // (hill climbing); every variant that adds statements joins the union.
     let mut variants: Vec<Attempt> = Vec::new();
-    let mut union = best.coverage.clone();
     let executable = best.coverage.executable.clone();
-    if !union.is_full() && session.has_budget() {
-        let uncovered: Vec<u32> = executable.iter().copied().filter(|l| !union.covered.contains(l)).collect();
+    let mut union = best.coverage.clone();
+    'climb: while !union.is_full() && session.has_budget() && !progress.cancelled() {
+        let uncovered: Vec<u32> = executable.iter().copied().filter(|l| !best.coverage.covered.contains(l)).collect();
         for proposal in proposer.variants(&session.ctx, &best, &uncovered) {
             if !session.has_budget() || progress.cancelled() {
-                break;
+                break 'climb;
             }
             let Some(v) = session.attempt(proposal)? else { continue };
-            if v.score() > best.score() {
-                best = v.clone();
-            }
             let adds = v.coverage.covered.iter().any(|l| !union.covered.contains(l));
             if adds {
                 union = Coverage::union(executable.clone(), [&union, &v.coverage]);
-                variants.push(v);
+                variants.push(v.clone());
                 progress.evolving(variants.len(), union.ratio);
             }
+            if v.score() > best.score() {
+                best = v;
+                continue 'climb;
+            }
             if union.is_full() {
-                break;
+                break 'climb;
             }
         }
+        break;
     }
     variants.retain(|v| v.prefix != best.prefix);
     Ok(SearchResult { best, variants, union, rounds })
