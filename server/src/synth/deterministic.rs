@@ -272,6 +272,7 @@ impl Proposer for Deterministic {
             }
             let br_condition = condition;
             out.extend(membership_variants(ctx, best, *line));
+            out.extend(equality_variants(ctx, best, condition));
             let mut names = gnames.clone();
             names.extend(identifiers(condition));
             names.extend(related_bindings(ctx, &best.prefix, *line));
@@ -428,6 +429,74 @@ fn value_at_mut<'p>(p: &'p mut Prefix, path: &str) -> Option<&'p mut Value> {
         };
     }
     target
+}
+
+/// `a == b` comparisons in a condition, where `a` is a value the prefix
+/// defines (`leaf.type == token.COLON`): variants where they hold, each alone
+/// and all together.
+fn equality_variants(ctx: &Context, best: &Attempt, condition: &str) -> Vec<Prefix> {
+    let is_path = |s: &str| !s.is_empty() && s.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_')) && !s.starts_with(|c: char| c.is_ascii_digit());
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let flat = condition.replace(['(', ')', '\n'], " ");
+    for clause in flat.split(" and ").flat_map(|c| c.split(" or ")) {
+        if let Some((l, r)) = clause.split_once("==") {
+            let (l, r) = (l.trim().trim_start_matches("not ").trim(), r.trim());
+            if is_path(l) {
+                pairs.push((l.to_string(), r.to_string()));
+            } else if is_path(r) {
+                pairs.push((r.to_string(), l.to_string()));
+            }
+        }
+    }
+    let resolve = |p: &mut Prefix, rhs: &str| -> Option<Value> {
+        if let Ok(i) = rhs.parse::<i64>() {
+            return Some(Value::Int(i));
+        }
+        let q = rhs.chars().next()?;
+        if (q == '\'' || q == '"') && rhs.ends_with(q) && rhs.len() >= 2 {
+            return Some(Value::Str(rhs[1..rhs.len() - 1].to_string()));
+        }
+        // `path[i]`: an element of a list the prefix defines.
+        if let Some((base, idx)) = rhs.strip_suffix(']').and_then(|r| r.rsplit_once('[')) {
+            let i: i64 = idx.trim().parse().ok()?;
+            if let Some(Value::List(items)) = value_at_mut(p, base.trim()) {
+                let n = items.len() as i64;
+                let at = if i < 0 { n + i } else { i };
+                return (0..n).contains(&at).then(|| items[at as usize].clone());
+            }
+            return None;
+        }
+        if !is_path(rhs) {
+            return None;
+        }
+        if let Some(v) = value_at_mut(p, rhs) {
+            return Some(v.clone());
+        }
+        let root = rhs.split('.').next()?;
+        let imported = import_binding(ctx, root).is_some() || p.binding(root).is_some_and(|b| matches!(b.current(), Candidate::Import(_)));
+        imported.then(|| Value::Expr { code: rhs.to_string(), imports: vec![] })
+    };
+    let mut out = Vec::new();
+    let mut all = best.prefix.clone();
+    let mut changed_all = 0;
+    for (lhs, rhs) in &pairs {
+        let mut p = best.prefix.clone();
+        let Some(v) = resolve(&mut p, rhs) else { continue };
+        if let Some(slot) = value_at_mut(&mut p, lhs) {
+            if *slot != v {
+                *slot = v.clone();
+                out.push(p);
+            }
+        }
+        if let Some(slot) = value_at_mut(&mut all, lhs) {
+            *slot = v;
+            changed_all += 1;
+        }
+    }
+    if changed_all > 1 {
+        out.insert(0, all);
+    }
+    out
 }
 
 /// `a in b` with both sides dotted paths: a variant where `b` holds `a`.
