@@ -299,21 +299,43 @@ impl Proposer for Deterministic {
 /// though the fragment refers to them (a method only a library would call).
 fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
     let mut out = Vec::new();
-    let body_uncovered = |line: u32| uncovered.contains(&line) || uncovered.contains(&(line + 1));
-    for f in ctx.analysis.functions.iter().filter(|f| body_uncovered(f.line) && f.params.iter().all(|p| p.star.is_empty())) {
-        let mut p = best.prefix.clone();
-        let args: Vec<String> = f.params.iter().filter(|x| !x.has_default).map(|x| infer::best(&x.name, &x.usage, 1).expr()).collect();
-        p.driver.push(format!("{}({})", f.name, args.join(", ")));
-        out.push(p);
+    // Driver calls run after the fragment: a value spelled through a module
+    // the fragment rebinds (`from datetime import datetime`) cannot be used.
+    let arg = |name: &str, usage: &Usage| -> String {
+        let v = infer::best(name, usage, 1);
+        let mut imports = Vec::new();
+        v.imports(&mut imports);
+        let shadowed = imports.iter().filter_map(|i| super::prefix::module_of_import(i)).any(|m| ctx.analysis.bound_names.contains(m.split('.').next().unwrap_or("")));
+        if shadowed { "None".to_string() } else { v.expr() }
+    };
+    let lines: Vec<&str> = ctx.fragment.lines().collect();
+    // Lines of a def's block still uncovered: the body never ran, or a
+    // branch on a defaulted parameter did not (then pass every parameter).
+    let block_uncovered = |line: u32| {
+        let (a, b) = block_span(&lines, line as usize - 1);
+        uncovered.iter().any(|&u| u as usize > a && u as usize <= b + 1)
+    };
+    for f in ctx.analysis.functions.iter().filter(|f| block_uncovered(f.line) && f.params.iter().all(|p| p.star.is_empty())) {
+        let required: Vec<String> = f.params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage)).collect();
+        let all: Vec<String> = f.params.iter().map(|x| arg(&x.name, &x.usage)).collect();
+        for args in [required, all] {
+            let mut p = best.prefix.clone();
+            p.driver.push(format!("{}({})", f.name, args.join(", ")));
+            out.push(p);
+        }
     }
     for c in &ctx.analysis.classes {
-        for m in c.methods.iter().filter(|m| body_uncovered(m.line) && !m.name.starts_with("__")) {
-            let args: Vec<String> = m.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).map(|x| infer::best(&x.name, &x.usage, 1).expr()).collect();
-            let mut p = best.prefix.clone();
+        for m in c.methods.iter().filter(|m| block_uncovered(m.line) && !m.name.starts_with("__")) {
+            let params: Vec<_> = m.params.iter().skip(1).filter(|x| x.star.is_empty()).collect();
+            let required: Vec<String> = params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage)).collect();
+            let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage)).collect();
             let init_args = c.methods.iter().find(|x| x.name == "__init__").map(|i| i.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).count()).unwrap_or(0);
             let instance = if init_args == 0 { format!("{}()", c.name) } else { format!("{}.__new__({})", c.name, c.name) };
-            p.driver.push(format!("{instance}.{}({})", m.name, args.join(", ")));
-            out.push(p);
+            for args in [required, all] {
+                let mut p = best.prefix.clone();
+                p.driver.push(format!("{instance}.{}({})", m.name, args.join(", ")));
+                out.push(p);
+            }
         }
     }
     out
