@@ -59,7 +59,8 @@ impl Proposer for Deterministic {
             if file.writes {
                 continue;
             }
-            if ["listdir", "walk", "scandir", "glob", "iglob", "rglob", "iterdir"].contains(&file.how.as_str()) && !file.path.contains('.') {
+            let last = file.path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            if ["listdir", "walk", "scandir", "glob", "iglob", "rglob", "iterdir"].contains(&file.how.as_str()) && !last.contains('.') {
                 for r in directory_for(&file.path, &patterns) {
                     p.add_resource(r);
                 }
@@ -1012,6 +1013,7 @@ fn add_member(b: &mut Binding, attr: &str, called: bool, usage: &Usage, usage_wh
             }
         }
         // A builtin value lacks the attribute: a subclass of its type that has it.
+        let member = if called { infer::legacy_method(base, attr).unwrap_or(member) } else { member };
         let (attrs, methods) = if called { (vec![], vec![(attr.to_string(), member)]) } else { (vec![(attr.to_string(), member)], vec![]) };
         let derived = Value::Derived { class, base: base.into(), value: Box::new(current.clone()), attrs, methods };
         b.candidates.insert(b.choice + 1, Candidate::Value(derived));
