@@ -10,6 +10,7 @@
 //! * `diagnostics`, `publish`: static findings, published per version.
 //! * `run`: one "Make this runnable" run, progress, cancellation, result.
 //! * `config`: settings and the names shared with the editors.
+//! * `transport`: keeps malformed input from stopping the server.
 
 pub mod anchors;
 pub mod config;
@@ -23,6 +24,7 @@ pub mod regions;
 pub mod report_md;
 pub mod run;
 pub mod state;
+pub mod transport;
 
 pub use config::SETTINGS_KEYS;
 
@@ -51,8 +53,10 @@ pub fn serve_stdio() -> anyhow::Result<()> {
             Router { state }
         })
         .custom_method("window/workDoneProgress/cancel", Router::work_done_progress_cancel)
+        .custom_method(transport::INVALID_MESSAGE, Router::invalid_message)
         .finish();
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).concurrency_level(CONCURRENCY).serve(service).await;
+        let input = transport::guard(tokio::io::stdin());
+        Server::new(input, tokio::io::stdout(), socket).concurrency_level(CONCURRENCY).serve(service).await;
         if let Some(state) = shared {
             shutdown::handle(&state).await;
         }
@@ -88,6 +92,11 @@ fn guard_notification(method: &str, f: impl FnOnce()) {
 }
 
 impl Router {
+    /// The answer to a message the transport guard replaced (see `transport`).
+    async fn invalid_message(&self, params: serde_json::Value) -> Result<()> {
+        transport::answer(params)
+    }
+
     async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
         guard_notification("window/workDoneProgress/cancel", || work_done_progress_cancel::handle(&self.state, params))
     }
