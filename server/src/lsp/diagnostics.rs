@@ -9,7 +9,7 @@
 
 use super::config::{CODE_MISSING_FILE, CODE_UNDEFINED, CODE_UNRESOLVED};
 use super::regions::Region;
-use crate::analysis::{self, Analysis};
+use crate::analysis::Analysis;
 use crate::env::plan_imports;
 use crate::knowledge;
 use crate::synth::knowledge::well_known_import;
@@ -46,30 +46,32 @@ pub fn distributions(analysis: &Analysis, stdlib: &BTreeSet<String>) -> BTreeSet
     plan_imports(&modules, stdlib).distributions
 }
 
-/// Analyse every region. `defined_before` carries names bound by earlier
-/// regions (Markdown cells build on each other).
-pub fn analyze_regions(regions: &[Region]) -> Vec<Analysis> {
-    regions.iter().map(|r| analysis::analyze(&r.text)).collect()
+/// What findings need beyond the code itself.
+#[derive(Clone, Copy)]
+pub struct Scope<'a> {
+    pub env: EnvFacts<'a>,
+    /// Names bound anywhere in the document (other statements, other cells):
+    /// never reported as undefined.
+    pub defined: &'a BTreeSet<String>,
+    /// Some star import could provide any name: report no undefined names.
+    pub star_import: bool,
+    /// 0-based document line where a quick fix inserts its import.
+    pub fix_line: u32,
+    /// Whether a path (relative to the document's folder, or absolute) exists.
+    pub exists: &'a dyn Fn(&str) -> bool,
 }
 
-/// Findings of one region. `exists` answers whether a path (relative to the
-/// document's folder, or absolute) exists. `defined_elsewhere` are names
-/// earlier regions bind.
-pub fn findings(
-    region: &Region,
-    analysis: &Analysis,
-    env: EnvFacts,
-    defined_elsewhere: &BTreeSet<String>,
-    exists: &dyn Fn(&str) -> bool,
-) -> Vec<Finding> {
+/// Findings of one stretch of code (a whole file, a Markdown fence, or one
+/// top-level statement of them: see `chunks`).
+pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Finding> {
+    let Scope { env, defined: defined_elsewhere, star_import, fix_line, exists } = *scope;
     let lines: Vec<&str> = region.text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
     let line_of = |l: u32| lines.get(l.saturating_sub(1) as usize).copied().unwrap_or("");
-    let fix_line = region.first_line + import_insert_line(&lines);
     let mut out = Vec::new();
     let doc_line = |l: u32| region.first_line + l.saturating_sub(1);
 
     // Undefined names.
-    let star = analysis.imports.iter().any(|i| i.names.iter().any(|(n, _)| n == "*"));
+    let star = star_import || has_star_import(analysis);
     if !star {
         for free in &analysis.free_names {
             let name = free.name.as_str();
@@ -157,6 +159,16 @@ pub fn findings(
         });
     }
     out
+}
+
+pub fn has_star_import(analysis: &Analysis) -> bool {
+    analysis.imports.iter().any(|i| i.names.iter().any(|(n, _)| n == "*"))
+}
+
+/// 0-based document line where a quick fix's import goes in `region`.
+pub fn fix_line(region: &Region) -> u32 {
+    let head: Vec<&str> = region.text.split('\n').take(200).map(|l| l.trim_end_matches('\r')).collect();
+    region.first_line + import_insert_line(&head)
 }
 
 /// 0-based line (in the region) where a new import goes: after a shebang,
@@ -297,7 +309,8 @@ mod tests {
         let std = stdlib();
         let env = EnvFacts { stdlib: Some(&std), missing };
         let exists = |p: &str| p == "present.txt" || p == "mymod.py";
-        findings(&r, &a, env, &BTreeSet::new(), &exists).into_iter().map(|f| (f.line, f.start, f.code, f.fix)).collect()
+        let scope = Scope { env, defined: &BTreeSet::new(), star_import: false, fix_line: fix_line(&r), exists: &exists };
+        findings(&r, &a, &scope).into_iter().map(|f| (f.line, f.start, f.code, f.fix)).collect()
     }
 
     #[test]

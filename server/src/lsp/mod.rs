@@ -7,12 +7,14 @@
 //! * `convert`: engine types <-> LSP types (diagnostics, hints, edits).
 //! * `document`, `anchors`: open documents and run results pinned to lines.
 //! * `regions`: Python regions (files, Markdown fences) and fragments.
-//! * `diagnostics`, `publish`: static findings, published per version.
+//! * `diagnostics`, `chunks`, `publish`: static findings (re-analysing only
+//!   the statements an edit touched), published per version.
 //! * `run`: one "Make this runnable" run, progress, cancellation, result.
 //! * `config`: settings and the names shared with the editors.
 //! * `transport`: keeps malformed input from stopping the server.
 
 pub mod anchors;
+pub mod chunks;
 pub mod config;
 pub mod convert;
 pub mod diagnostics;

@@ -3,7 +3,7 @@
 //! loop and dropped when the document moved on meanwhile.
 
 use super::convert;
-use super::diagnostics::{self, EnvFacts};
+use super::chunks;
 use super::document::Snapshot;
 use super::regions;
 use super::state::{lock, EnvStatus, State};
@@ -62,18 +62,13 @@ pub fn compute(state: &Arc<State>, snap: &Snapshot) -> Vec<Diagnostic> {
         }
     };
     let regions = regions::python_regions(snap);
-    let mut defined: BTreeSet<String> = BTreeSet::new();
-    let mut out = Vec::new();
-    for region in &regions {
-        let analysis = crate::analysis::analyze(&region.text);
-        let missing = stdlib.and_then(|std| env_missing(state, diagnostics::distributions(&analysis, std)));
-        let env = EnvFacts { stdlib: stdlib.map(|s| s as _), missing: missing.as_deref() };
-        for f in diagnostics::findings(region, &analysis, env, &defined, &exists) {
-            out.push(convert::diagnostic(&snap.rope, &f, enc));
-        }
-        defined.extend(analysis.bound_names.iter().cloned());
+    let mut cache = lock(&state.analyses).remove(&snap.uri).unwrap_or_default();
+    let analysed = cache.analyse(&regions);
+    if lock(&state.docs).contains_key(&snap.uri) {
+        lock(&state.analyses).insert(snap.uri.clone(), cache);
     }
-    out
+    let mut missing = |dists| env_missing(state, dists);
+    chunks::document_findings(&analysed, stdlib, &mut missing, &exists).iter().map(|f| convert::diagnostic(&snap.rope, f, enc)).collect()
 }
 
 /// What the environment for `dists` lacks, if known; else start finding out

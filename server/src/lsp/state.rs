@@ -166,6 +166,8 @@ pub struct State {
     /// Install answers for this session, per set of distributions.
     pub install_answers: Mutex<HashMap<BTreeSet<String>, bool>>,
     pub env_status: Mutex<HashMap<BTreeSet<String>, EnvStatus>>,
+    /// Per-statement analyses of each open document (see `chunks`).
+    pub analyses: Mutex<HashMap<Uri, super::chunks::Cache>>,
     pub shutting_down: AtomicBool,
     counter: AtomicU64,
 }
@@ -184,6 +186,7 @@ impl State {
             last_uri: Mutex::default(),
             install_answers: Mutex::default(),
             env_status: Mutex::default(),
+            analyses: Mutex::default(),
             shutting_down: AtomicBool::new(false),
             counter: AtomicU64::new(1),
         }

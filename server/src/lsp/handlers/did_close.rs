@@ -8,6 +8,7 @@ use tower_lsp_server::lsp_types::DidCloseTextDocumentParams;
 pub fn handle(state: &Arc<State>, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
     lock(&state.docs).remove(&uri);
+    lock(&state.analyses).remove(&uri);
     run::cancel_document(state, &uri);
     let state = state.clone();
     tokio::spawn(async move {
