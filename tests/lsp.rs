@@ -519,3 +519,116 @@ fn a_markdown_fence_is_made_runnable_in_place() {
     assert!(lines[3].starts_with("sentence = "), "{doc}");
     assert!(doc.contains("words = sentence.split()\nprint(len(words))\n```\n\nDone.\n"), "{doc}");
 }
+
+#[test]
+fn cancel_request_on_the_resolve_cancels_its_run() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({"budgetSeconds": 30}), false);
+    let u = s.open("spin2.py", "python", "while True:\n    pass\n");
+    let actions = s.code_actions(&u, range(0, 0, 0, 0), None, json!([])).unwrap();
+    let action = actions.as_array().unwrap().iter().find(|a| a["kind"] == "refactor.rewrite.makeRunnable").unwrap().clone();
+    let id = s.client.request_async("codeAction/resolve", action);
+    s.client.wait_for("$/progress", RUN, |p| p["value"]["kind"] == "begin").expect("the run starts on resolve");
+    std::thread::sleep(Duration::from_millis(1000));
+    let t = Instant::now();
+    s.client.notify("$/cancelRequest", json!({"id": id}));
+    let r = s.client.response(id, SHORT);
+    assert_eq!(r.unwrap_err()["code"], -32800, "RequestCancelled");
+    let done = s.run_finished(&u, SHORT);
+    assert_eq!(done["status"], "cancelled");
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    s.client.wait_for("$/progress", SHORT, |p| p["value"]["kind"] == "end").expect("progress ends");
+}
+
+#[test]
+fn the_cancel_command_stops_the_run_of_a_document() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({"budgetSeconds": 30}), false);
+    let u = s.open("spin3.py", "python", "while True:\n    pass\n");
+    s.make_runnable(&u, range(0, 0, 0, 0));
+    s.client.wait_for("$/progress", RUN, |p| p["value"]["kind"] == "begin").expect("progress begins");
+    // A second run of the same document is refused while this one goes on.
+    let version = s.client.doc(&u).version;
+    let again = s.client.request("workspace/executeCommand", json!({"command": "runnable.makeRunnable", "arguments": [{"uri": u, "version": version, "range": range(0, 0, 0, 0)}]}));
+    assert!(again.unwrap_err()["message"].as_str().unwrap().contains("already running"));
+    let r = s.client.request("workspace/executeCommand", json!({"command": "runnable.cancel", "arguments": [{"uri": u}]})).unwrap();
+    assert_eq!(r, json!(true));
+    let done = s.run_finished(&u, SHORT);
+    assert_eq!(done["status"], "cancelled");
+}
+
+#[test]
+fn a_function_body_opens_a_runnable_copy_instead_of_reindenting() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let text = fixture("method_body.py");
+    let u = s.open("method.py", "python", &text);
+    s.make_runnable(&u, range(0, 0, 3, 0));
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(s.client.doc(&u).text, text, "the user's code is untouched");
+    let copy = s.root().join(".runnable/method.runnable.py");
+    let program = std::fs::read_to_string(&copy).unwrap();
+    assert!(program.contains("def __runnable_fragment("), "{program}");
+    s.client.wait_for("window/showDocument", SHORT, |p| p["uri"] == uri(&copy).as_str()).expect("the copy is opened");
+    let out = std::process::Command::new("python3").arg(&copy).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Hints still land on the original lines.
+    let hints = s.inlay_hints(&u);
+    assert!(hints.iter().any(|h| h["position"]["line"] == 1 && h["label"] == "ran ×1"), "{hints:#?}");
+}
+
+#[test]
+fn the_line_where_the_run_stopped_gets_a_runtime_error() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let u = s.open("boom.py", "python", "total = 1\nraise ValueError('boom')\nprint(total)\n");
+    s.make_runnable(&u, range(0, 0, 3, 0));
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "raised", "{done}");
+    assert_eq!(done["error"], "ValueError: boom (line 2)");
+    let diags = s.diagnostics(&u, SHORT, |d| codes(d).contains(&"runtime-error".to_string()));
+    let d = diags.iter().find(|d| d["code"] == "runtime-error").unwrap();
+    assert_eq!(d["range"], range(1, 0, 1, 24));
+    assert_eq!(d["severity"], 1);
+    assert!(d["message"].as_str().unwrap().contains("ValueError: boom"));
+    let hints = s.inlay_hints(&u);
+    assert!(hints.iter().any(|h| h["position"]["line"] == 2 && h["label"] == "not reached"), "{hints:#?}");
+    // A line inserted above moves it; editing its line removes it.
+    let v = s.client.edit(&u, (0, 0), (0, 0), "# note\n");
+    let msg = s.client.wait_for("textDocument/publishDiagnostics", SHORT, |p| p["uri"] == u.as_str() && p["version"] == v).unwrap();
+    let moved = msg["params"]["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "runtime-error").cloned().expect("still there");
+    assert_eq!(moved["range"]["start"]["line"], 2);
+    let v = s.client.edit(&u, (2, 0), (2, 0), "# ");
+    let msg = s.client.wait_for("textDocument/publishDiagnostics", SHORT, |p| p["uri"] == u.as_str() && p["version"] == v).unwrap();
+    assert!(!msg["params"]["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "runtime-error"));
+}
+
+/// The settings the server reads are the ones the editors offer (when the
+/// editors are in the tree: `editors/vscode/package.json` declares them as
+/// `runnable.<key>`).
+#[test]
+fn settings_keys_agree_with_the_editors() {
+    let keys: Vec<&str> = runnable::lsp::SETTINGS_KEYS.to_vec();
+    let protocol = std::fs::read_to_string(repo().join("docs/protocol.md")).unwrap();
+    for k in &keys {
+        assert!(protocol.contains(&format!("| `{k}` |")), "{k} is not in the settings table of docs/protocol.md");
+    }
+    let package = repo().join("editors/vscode/package.json");
+    let Ok(text) = std::fs::read_to_string(&package) else {
+        eprintln!("note: {} not found; only docs/protocol.md checked", package.display());
+        return;
+    };
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let mut declared: Vec<String> = Vec::new();
+    let config = &json["contributes"]["configuration"];
+    let sections = if config.is_array() { config.as_array().unwrap().clone() } else { vec![config.clone()] };
+    for section in sections {
+        if let Some(props) = section["properties"].as_object() {
+            declared.extend(props.keys().filter_map(|k| k.strip_prefix("runnable.")).map(str::to_string));
+        }
+    }
+    for k in &keys {
+        assert!(declared.iter().any(|d| d == k), "{k} is not declared in {}", package.display());
+    }
+}

@@ -119,11 +119,17 @@ impl Settings {
     }
 
     /// The settings object of a `workspace/didChangeConfiguration`:
-    /// `settings.runnable` when present, else `settings` itself.
-    pub fn from_change(settings: &Value) -> (Settings, Vec<String>) {
+    /// `settings.runnable` when present, else `settings` itself if it has
+    /// any of our keys. None when it holds nothing of ours (clients that
+    /// send `null` or only other sections): the current settings stay.
+    pub fn from_change(settings: &Value) -> Option<(Settings, Vec<String>)> {
         match settings.get("runnable") {
-            Some(inner) => Settings::from_json(inner),
-            None => Settings::from_json(settings),
+            Some(inner) if inner.is_object() => Some(Settings::from_json(inner)),
+            _ => {
+                let obj = settings.as_object()?;
+                let ours = obj.keys().any(|k| SETTINGS_KEYS.iter().any(|s| s == k || s.split('.').next() == Some(k.as_str())));
+                ours.then(|| Settings::from_json(settings))
+            }
         }
     }
 
@@ -201,10 +207,14 @@ mod tests {
 
     #[test]
     fn configuration_change_reads_the_runnable_section() {
-        let (s, _) = Settings::from_change(&json!({"runnable": {"installPolicy": "always"}}));
+        let (s, _) = Settings::from_change(&json!({"runnable": {"installPolicy": "always"}})).unwrap();
         assert_eq!(s.install_policy, InstallPolicy::Always);
-        let (s, _) = Settings::from_change(&json!({"installPolicy": "never"}));
+        let (s, _) = Settings::from_change(&json!({"installPolicy": "never"})).unwrap();
         assert_eq!(s.install_policy, InstallPolicy::Never);
+        let (s, _) = Settings::from_change(&json!({"hints": {"values": false}})).unwrap();
+        assert!(!s.hints_values);
+        assert!(Settings::from_change(&Value::Null).is_none());
+        assert!(Settings::from_change(&json!({"python": {"analysis": {}}})).is_none());
     }
 
     #[test]

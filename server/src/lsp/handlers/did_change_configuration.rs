@@ -11,7 +11,10 @@ use std::sync::Arc;
 use tower_lsp_server::lsp_types::{DidChangeConfigurationParams, MessageType};
 
 pub fn handle(state: &Arc<State>, params: DidChangeConfigurationParams) {
-    let (settings, warnings) = Settings::from_change(&params.settings);
+    let Some((settings, warnings)) = Settings::from_change(&params.settings) else {
+        tracing::info!("didChangeConfiguration without Runnable settings; keeping the current ones");
+        return;
+    };
     let engine_changed = {
         let mut current = lock(&state.settings);
         let changed = current.interpreter != settings.interpreter || current.cache_dir != settings.cache_dir;
