@@ -86,6 +86,7 @@ pub fn start(state: &Arc<State>, req: RunRequest, token: Option<ProgressToken>) 
     let task_state = state.clone();
     tokio::spawn(async move {
         let uri = snap.uri.clone();
+        let version = snap.version;
         let id = handle.id;
         let st = task_state.clone();
         // A panic in the run is reported like any failure; the slot is freed.
@@ -95,6 +96,8 @@ pub fn start(state: &Arc<State>, req: RunRequest, token: Option<ProgressToken>) 
             Err(e) => {
                 release(&st, &uri, id);
                 st.client.show_message(MessageType::ERROR, format!("Runnable: the run failed: {e}")).await;
+                let params = convert::run_finished(&uri, version, "failed", None, Some(e.to_string()));
+                st.client.send_notification::<RunFinished>(params).await;
                 "failed".to_string()
             }
         };
