@@ -251,13 +251,13 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     let env_state = state.clone();
     let env_settings = settings.clone();
     let env_source = source.clone();
-    let env = tokio::task::spawn_blocking(move || -> Result<(Arc<Loaded>, BTreeSet<String>, Vec<String>), String> {
+    let env = tokio::task::spawn_blocking(move || -> Result<EnvCheck, String> {
         let loaded = env_state.engine.get(&env_settings)?;
         let dists = needed_distributions(&loaded, &env_source, lines);
         let missing = if dists.is_empty() { Vec::new() } else { loaded.envs.prepare(&dists, false).map_err(|e| e.to_string())?.missing };
-        Ok((loaded, dists, missing))
+        Ok(EnvCheck { loaded, dists, missing })
     });
-    let (loaded, dists, missing) = tokio::select! {
+    let EnvCheck { loaded, dists, missing } = tokio::select! {
         r = env => r.map_err(|e| format!("the environment check failed: {e}"))??,
         _ = handle.cancel.cancelled() => { release(state, &snap.uri, handle.id); return Ok(None) }
     };
@@ -317,6 +317,13 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     // 4. The result, only onto the version that ran.
     apply(state, snap, fragment, report.clone(), handle, &settings.resource_dir, if install { missing } else { Vec::new() }).await;
     Ok(Some(report))
+}
+
+/// The engine, the distributions a run wants, and which of them its environment lacks.
+struct EnvCheck {
+    loaded: Arc<Loaded>,
+    dists: BTreeSet<String>,
+    missing: Vec<String>,
 }
 
 /// The distributions the engine will want: the fragment's imports and
