@@ -644,3 +644,21 @@ fn a_fragment_that_does_not_parse_changes_nothing() {
     assert!(s.client.messages("workspace/applyEdit").is_empty());
     assert!(s.inlay_hints(&u).is_empty());
 }
+
+#[test]
+fn a_missing_interpreter_fails_the_run_clearly_and_frees_the_document() {
+    let s = Session::start(json!({"interpreter": "/nonexistent/python3"}), false);
+    let startup = s.client.wait_for("window/showMessage", SHORT, |p| p["message"].as_str().unwrap().contains("/nonexistent/python3"));
+    assert!(startup.is_some(), "the engine's failure to start is shown");
+    let u = s.open("any.py", "python", "print(1)\n");
+    for round in 1..=2 {
+        s.make_runnable(&u, range(0, 0, 0, 0));
+        let deadline = Instant::now() + SHORT;
+        while s.client.messages("runnable/runFinished").len() < round && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let done = s.client.messages("runnable/runFinished").last().unwrap()["params"].clone();
+        assert_eq!(done["status"], "failed", "{done}");
+        assert!(done["error"].as_str().unwrap().contains("/nonexistent/python3"), "{done}");
+    }
+}
