@@ -37,6 +37,7 @@ fn shared_cache() -> PathBuf {
 struct Session {
     client: Client,
     _dir: tempfile::TempDir,
+    _cache: Option<tempfile::TempDir>,
 }
 
 impl Session {
@@ -48,7 +49,17 @@ impl Session {
             options["cacheDir"] = json!(shared_cache());
         }
         client.initialize(options, utf8);
-        Session { client, _dir: dir }
+        Session { client, _dir: dir, _cache: None }
+    }
+
+    /// With a cache of its own (a fresh environment), removed at the end.
+    fn with_fresh_cache(options: Value) -> Session {
+        let cache = tempfile::tempdir().unwrap();
+        let mut options = options;
+        options["cacheDir"] = json!(cache.path());
+        let mut s = Session::start(options, false);
+        s._cache = Some(cache);
+        s
     }
 
     fn root(&self) -> &Path {
@@ -135,7 +146,7 @@ fn initialize_negotiates_the_position_encoding() {
 
 #[test]
 fn diagnostics_for_undefined_names_unresolved_imports_and_missing_files() {
-    let s = Session::start(json!({"cacheDir": tempfile::tempdir().unwrap().keep()}), false);
+    let s = Session::with_fresh_cache(json!({}));
     let text = "import nosuchmodule_xyz\nimport tabulate\nx = np.array([1, 2])\nwith open(\"absent.txt\") as f:\n    print(f.read(), helper(x))\n";
     let u = s.open("diag.py", "python", text);
     let diags = s.diagnostics(&u, RUN, |d| codes(d).iter().filter(|c| *c == "unresolved-import").count() == 2);
