@@ -1,0 +1,231 @@
+//! An open document: its text as a rope, its version, and the results of
+//! the last run pinned to its lines. Edits (full or incremental) apply here.
+
+use super::anchors::{Anchored, Anchors};
+use super::position::{self, Encoding};
+use ropey::Rope;
+use std::path::PathBuf;
+use tower_lsp_server::lsp_types::{TextDocumentContentChangeEvent, Uri};
+use tower_lsp_server::UriExt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    Python,
+    Markdown,
+    Other,
+}
+
+impl Language {
+    pub fn from_id(id: &str, uri: &Uri) -> Language {
+        match id {
+            "python" => Language::Python,
+            "markdown" => Language::Markdown,
+            _ => {
+                let path = uri.path().as_str().to_ascii_lowercase();
+                if path.ends_with(".py") {
+                    Language::Python
+                } else if path.ends_with(".md") || path.ends_with(".markdown") {
+                    Language::Markdown
+                } else {
+                    Language::Other
+                }
+            }
+        }
+    }
+}
+
+/// What a run left on a fragment line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineResult {
+    /// Whether the line is a counted statement (else no coverage hint).
+    pub executable: bool,
+    /// How often it ran (0 = not reached).
+    pub hits: u64,
+    /// First values assigned on the line: (name, repr).
+    pub values: Vec<(String, String)>,
+}
+
+/// The exception that stopped a run, on its line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuntimeError {
+    pub type_name: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub uri: Uri,
+    pub language: Language,
+    pub version: i32,
+    pub rope: Rope,
+    pub hints: Anchors<LineResult>,
+    pub errors: Anchors<RuntimeError>,
+}
+
+/// A read-only copy for work off the message loop (cloning a rope is O(1)).
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub uri: Uri,
+    pub language: Language,
+    pub version: i32,
+    pub rope: Rope,
+}
+
+impl Snapshot {
+    /// The document's file, when it is one.
+    pub fn path(&self) -> Option<PathBuf> {
+        file_path(&self.uri)
+    }
+
+    /// The folder the document lives in.
+    pub fn folder(&self) -> Option<PathBuf> {
+        self.path().and_then(|p| p.parent().map(|d| d.to_path_buf()))
+    }
+}
+
+pub fn file_path(uri: &Uri) -> Option<PathBuf> {
+    if uri.scheme().map(|s| s.as_str()) != Some("file") {
+        return None;
+    }
+    uri.to_file_path().map(|p| p.into_owned())
+}
+
+impl Document {
+    pub fn new(uri: Uri, language: Language, version: i32, text: &str) -> Document {
+        Document { uri, language, version, rope: Rope::from_str(text), hints: Anchors::default(), errors: Anchors::default() }
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot { uri: self.uri.clone(), language: self.language, version: self.version, rope: self.rope.clone() }
+    }
+
+    /// Apply `didChange` content changes in order. Ranges past the end are
+    /// clamped (a notification cannot be answered with an error).
+    pub fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>, version: i32, enc: Encoding) {
+        for change in changes {
+            match change.range {
+                None => {
+                    let new = Rope::from_str(&change.text);
+                    self.hints.replaced(&self.rope, &new);
+                    self.errors.replaced(&self.rope, &new);
+                    self.rope = new;
+                }
+                Some(range) => {
+                    let start = position::to_char_clamped(&self.rope, range.start, enc);
+                    let end = position::to_char_clamped(&self.rope, range.end, enc).max(start);
+                    let first = self.rope.char_to_line(start);
+                    let last = self.rope.char_to_line(end);
+                    let old: Vec<String> = (first..=last).map(|l| position::line_text(&self.rope, l)).collect();
+                    self.rope.remove(start..end);
+                    self.rope.insert(start, &change.text);
+                    let added = change.text.matches('\n').count();
+                    let new: Vec<String> = (first..=first + added).map(|l| position::line_text(&self.rope, l)).collect();
+                    let (head, tail) = unchanged_ends(&old, &new);
+                    let (at, removed, inserted) = ((first + head) as u32, (old.len() - head - tail) as u32, (new.len() - head - tail) as u32);
+                    self.hints.edited(at, removed, inserted);
+                    self.errors.edited(at, removed, inserted);
+                }
+            }
+        }
+        self.hints.verify(&self.rope);
+        self.errors.verify(&self.rope);
+        self.version = version;
+    }
+
+    pub fn set_results(&mut self, hints: Vec<Anchored<LineResult>>, errors: Vec<Anchored<RuntimeError>>) {
+        self.hints.set(hints);
+        self.errors.set(errors);
+    }
+}
+
+/// How many lines at the start and at the end of the edited stretch kept
+/// their text (inserting lines above a line, or pressing Enter at its end,
+/// does not change that line).
+fn unchanged_ends(old: &[String], new: &[String]) -> (usize, usize) {
+    let max = old.len().min(new.len());
+    let head = old.iter().zip(new).take_while(|(a, b)| a == b).count().min(max);
+    let tail = old.iter().rev().zip(new.iter().rev()).take(max - head).take_while(|(a, b)| a == b).count();
+    (head, tail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower_lsp_server::lsp_types::{Position, Range};
+
+    fn change(l1: u32, c1: u32, l2: u32, c2: u32, text: &str) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(l1, c1), Position::new(l2, c2))),
+            range_length: None,
+            text: text.into(),
+        }
+    }
+
+    fn doc(text: &str) -> Document {
+        Document::new("file:///t/a.py".parse().unwrap(), Language::Python, 1, text)
+    }
+
+    fn result(hits: u64) -> LineResult {
+        LineResult { executable: true, hits, values: vec![] }
+    }
+
+    #[test]
+    fn incremental_edits_in_utf16_on_emoji_lines() {
+        let mut d = doc("s = '😀'\nt = 1\n");
+        // Replace `1` (after the emoji line) and append after the emoji.
+        d.apply(vec![change(1, 4, 1, 5, "2"), change(0, 8, 0, 8, "!")], 2, Encoding::Utf16);
+        assert_eq!(d.rope.to_string(), "s = '😀'!\nt = 2\n");
+        assert_eq!(d.version, 2);
+        d.apply(vec![change(0, 11, 0, 11, "?")], 3, Encoding::Utf8);
+        assert_eq!(d.rope.to_string(), "s = '😀'!?\nt = 2\n");
+    }
+
+    #[test]
+    fn full_sync_replaces_the_text() {
+        let mut d = doc("a\n");
+        d.apply(vec![TextDocumentContentChangeEvent { range: None, range_length: None, text: "漢字\n".into() }], 5, Encoding::Utf16);
+        assert_eq!(d.rope.to_string(), "漢字\n");
+    }
+
+    #[test]
+    fn out_of_range_changes_are_clamped() {
+        let mut d = doc("a\n");
+        d.apply(vec![change(9, 0, 9, 0, "z")], 2, Encoding::Utf16);
+        assert_eq!(d.rope.to_string(), "a\nz");
+    }
+
+    #[test]
+    fn hints_follow_an_inserted_prefix_and_vanish_on_their_own_edit() {
+        let mut d = doc("x = s.strip()\nprint(x)\n");
+        d.set_results(
+            vec![
+                Anchored { line: 0, text: "x = s.strip()".into(), value: result(1) },
+                Anchored { line: 1, text: "print(x)".into(), value: result(1) },
+            ],
+            vec![],
+        );
+        d.apply(vec![change(0, 0, 0, 0, "s = 'a'\n\n")], 2, Encoding::Utf16);
+        assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![2, 3]);
+        d.apply(vec![change(3, 6, 3, 7, "s")], 3, Encoding::Utf16);
+        assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![2]);
+        // Deleting the prefix moves it back up.
+        d.apply(vec![change(0, 0, 2, 0, "")], 4, Encoding::Utf16);
+        assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![0]);
+        // Enter at the end of the hinted line keeps it; typing in it does not.
+        d.apply(vec![change(0, 13, 0, 13, "\n")], 5, Encoding::Utf16);
+        assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![0]);
+        d.apply(vec![change(1, 0, 1, 0, "y = 1")], 6, Encoding::Utf16);
+        assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![0]);
+        d.apply(vec![change(0, 0, 0, 0, "  ")], 7, Encoding::Utf16);
+        assert!(d.hints.is_empty());
+    }
+
+    #[test]
+    fn language_from_id_or_extension() {
+        let uri: Uri = "file:///t/notes.md".parse().unwrap();
+        assert_eq!(Language::from_id("markdown", &uri), Language::Markdown);
+        assert_eq!(Language::from_id("", &uri), Language::Markdown);
+        assert_eq!(Language::from_id("python", &uri), Language::Python);
+        assert_eq!(Language::from_id("rust", &"file:///a.rs".parse().unwrap()), Language::Other);
+    }
+}
