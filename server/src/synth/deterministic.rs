@@ -597,6 +597,13 @@ fn binding_for(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
             c.push(Candidate::Import(format!("import {}", f.name)));
         } else if let Some(stmt) = conventional_import(&f.name).or_else(|| well_known_import(&f.name)) {
             c.push(Candidate::Import(stmt.to_string()));
+        } else if !f.usage.attrs.is_empty() && f.usage.calls.is_empty() && crate::knowledge::distribution_for(&f.name).is_some_and(|_| f.name.chars().all(|c| c.is_ascii_lowercase() || c == '_')) {
+            // A known library's module name used with attributes (`sklearn.utils`).
+            let sub = f.usage.attrs.iter().find(|(a, u)| !u.attrs.is_empty() && u.calls.is_empty() && crate::knowledge::distribution_for(&format!("{}.{a}", f.name)).is_some()).map(|(a, _)| a.clone());
+            c.push(Candidate::Import(match sub {
+                Some(a) => format!("import {}.{a}", f.name),
+                None => format!("import {}", f.name),
+            }));
         }
     }
     c.extend(infer::candidates(&f.name, &f.usage).into_iter().map(Candidate::Value));
