@@ -272,6 +272,7 @@ def handle(req):
             cap = int(limits.get("output_bytes", 65536))
             out["stdout"] = _read_head(outs[0], cap)
             out["stderr"] = _read_head(outs[1], cap)
+            _explain_lost_report(out)
         finally:
             for fd in outs:
                 os.close(fd)
@@ -304,6 +305,17 @@ def _clean_scratch(scratch):
                 os.unlink(p)
         except OSError:
             pass
+
+
+def _explain_lost_report(out):
+    """A child that ended without its report while its processes were
+    failing to fork (seen under heavy load with fork bombs) hit the process
+    limit: say so instead of "ended before it could report"."""
+    exc = out.get("exception") or {}
+    lost = out.get("status") == "raised" and exc.get("type_name") == "SystemExit" and "before it could report" in (exc.get("message") or "")
+    if lost and "BlockingIOError: [Errno 11]" in (out.get("stderr") or ""):
+        out["status"] = "limit"
+        out["limit"] = "process limit: the program kept forking until it could not"
 
 
 def _read_head(fd, cap):
