@@ -8,6 +8,8 @@ use super::Proposer;
 use crate::coverage::Coverage;
 use crate::exec::ExecError;
 use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 #[derive(Debug)]
 pub struct SearchResult {
@@ -27,12 +29,20 @@ pub trait Progress {
     fn cancelled(&self) -> bool {
         false
     }
+    /// The flag behind `cancelled`, when there is one: the run in flight is
+    /// then stopped as soon as it is set, not only the search between runs.
+    fn cancel_flag(&self) -> Option<Arc<AtomicBool>> {
+        None
+    }
 }
 
 pub struct NoProgress;
 impl Progress for NoProgress {}
 
 pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Progress) -> Result<SearchResult, ExecError> {
+    if let Some(flag) = progress.cancel_flag() {
+        session.set_cancel(Some(flag));
+    }
     let first = proposer.initial(&session.ctx);
     let mut current = match session.attempt(first)? {
         Some(a) => a,
