@@ -13,6 +13,7 @@ pub mod exec;
 pub mod fix;
 pub mod human;
 pub mod knowledge;
+pub mod lsp;
 pub mod program;
 pub mod report;
 pub mod synth;

@@ -1,4 +1,5 @@
-//! The `runnable` command line: `fix` one fragment, `bench` a folder.
+//! The `runnable` command line: `fix` one fragment, `bench` a folder, `lsp`
+//! the language server.
 
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};
@@ -43,6 +44,8 @@ enum Command {
     },
     /// Print the static analysis of a fragment as JSON (free names, usage, statements).
     Analyze { file: PathBuf },
+    /// Serve the Language Server Protocol on stdin/stdout (for editors).
+    Lsp,
     /// Run `fix` on every .py file of a folder and summarise.
     Bench {
         dir: PathBuf,
@@ -137,6 +140,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Status::SyntaxError => 4,
                 _ => 3,
             }))
+        }
+        Command::Lsp => {
+            // Logs go to stderr: stdout carries the protocol.
+            tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_max_level(tracing::Level::INFO).init();
+            runnable::lsp::serve_stdio()?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Analyze { file } => {
             let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;

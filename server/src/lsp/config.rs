@@ -1,0 +1,237 @@
+//! Settings (docs/protocol.md "Settings"): from `initializationOptions` and
+//! `workspace/didChangeConfiguration` (`settings.runnable`). Each message
+//! carries the whole object; absent keys take their defaults.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Every settings key, in the editors' spelling. A consistency test compares
+/// it with docs/protocol.md and the README (and the editors compare theirs with it).
+pub const SETTINGS_KEYS: &[&str] = &[
+    "interpreter",
+    "cacheDir",
+    "installPolicy",
+    "budgetSeconds",
+    "resourceDir",
+    "hints.coverage",
+    "hints.values",
+    "llm.enabled",
+];
+
+/// The commands of `workspace/executeCommand`.
+pub const CMD_MAKE_RUNNABLE: &str = "runnable.makeRunnable";
+pub const CMD_SHOW_REPORT: &str = "runnable.showReport";
+pub const CMD_CANCEL: &str = "runnable.cancel";
+pub const COMMANDS: &[&str] = &[CMD_MAKE_RUNNABLE, CMD_SHOW_REPORT, CMD_CANCEL];
+/// The code action kind and title.
+pub const ACTION_KIND: &str = "refactor.rewrite.makeRunnable";
+pub const ACTION_TITLE: &str = "Make this runnable";
+/// The custom notification sent after each run.
+pub const RUN_FINISHED: &str = "runnable/runFinished";
+/// `source` of every diagnostic, and the diagnostic codes.
+pub const SOURCE: &str = "runnable";
+pub const CODE_UNDEFINED: &str = "undefined-name";
+pub const CODE_UNRESOLVED: &str = "unresolved-import";
+pub const CODE_MISSING_FILE: &str = "missing-file";
+pub const CODE_RUNTIME: &str = "runtime-error";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum InstallPolicy {
+    #[default]
+    Ask,
+    Never,
+    Always,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub interpreter: Option<PathBuf>,
+    pub cache_dir: Option<PathBuf>,
+    pub install_policy: InstallPolicy,
+    pub budget_seconds: f64,
+    pub resource_dir: String,
+    pub hints_coverage: bool,
+    pub hints_values: bool,
+    pub llm_enabled: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            interpreter: None,
+            cache_dir: None,
+            install_policy: InstallPolicy::Ask,
+            budget_seconds: 20.0,
+            resource_dir: ".runnable".into(),
+            hints_coverage: true,
+            hints_values: true,
+            llm_enabled: false,
+        }
+    }
+}
+
+impl Settings {
+    /// Settings from a JSON object (nested `{"hints": {"coverage": ..}}` or
+    /// dotted `{"hints.coverage": ..}` keys). Returns the settings and one
+    /// warning per key that is unknown or has a value of the wrong type
+    /// (that key keeps its default).
+    pub fn from_json(value: &Value) -> (Settings, Vec<String>) {
+        let mut s = Settings::default();
+        let mut warnings = Vec::new();
+        let mut flat = Vec::new();
+        if let Some(obj) = value.as_object() {
+            flatten("", obj, &mut flat);
+        } else if !value.is_null() {
+            warnings.push(format!("settings must be an object, got {value}"));
+        }
+        for (key, v) in flat {
+            let ok = match key.as_str() {
+                "interpreter" => opt_path(&v).map(|p| s.interpreter = p).is_some(),
+                "cacheDir" => opt_path(&v).map(|p| s.cache_dir = p).is_some(),
+                "installPolicy" => match v.as_str() {
+                    Some("ask") => Some(InstallPolicy::Ask),
+                    Some("never") => Some(InstallPolicy::Never),
+                    Some("always") => Some(InstallPolicy::Always),
+                    _ => None,
+                }
+                .map(|p| s.install_policy = p)
+                .is_some(),
+                "budgetSeconds" => v.as_f64().filter(|b| b.is_finite() && *b > 0.0).map(|b| s.budget_seconds = b).is_some(),
+                "resourceDir" => v
+                    .as_str()
+                    .filter(|d| is_relative_folder(d))
+                    .map(|d| s.resource_dir = d.trim_end_matches('/').to_string())
+                    .is_some(),
+                "hints.coverage" => v.as_bool().map(|b| s.hints_coverage = b).is_some(),
+                "hints.values" => v.as_bool().map(|b| s.hints_values = b).is_some(),
+                "llm.enabled" => v.as_bool().map(|b| s.llm_enabled = b).is_some(),
+                _ => {
+                    warnings.push(format!("unknown setting `{key}`"));
+                    continue;
+                }
+            };
+            if !ok {
+                warnings.push(format!("setting `{key}` has an invalid value {v}; using its default"));
+            }
+        }
+        (s, warnings)
+    }
+
+    /// The settings object of a `workspace/didChangeConfiguration`:
+    /// `settings.runnable` when present, else `settings` itself if it has
+    /// any of our keys. None when it holds nothing of ours (clients that
+    /// send `null` or only other sections): the current settings stay.
+    pub fn from_change(settings: &Value) -> Option<(Settings, Vec<String>)> {
+        match settings.get("runnable") {
+            Some(inner) if inner.is_object() => Some(Settings::from_json(inner)),
+            _ => {
+                let obj = settings.as_object()?;
+                let ours = obj.keys().any(|k| SETTINGS_KEYS.iter().any(|s| s == k || s.split('.').next() == Some(k.as_str())));
+                ours.then(|| Settings::from_json(settings))
+            }
+        }
+    }
+
+    pub fn budget(&self) -> Duration {
+        Duration::from_secs_f64(self.budget_seconds.clamp(1.0, 3600.0))
+    }
+}
+
+fn flatten(prefix: &str, obj: &serde_json::Map<String, Value>, out: &mut Vec<(String, Value)>) {
+    for (k, v) in obj {
+        let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+        match v {
+            Value::Object(inner) if matches!(key.as_str(), "hints" | "llm") => flatten(&key, inner, out),
+            _ => out.push((key, v.clone())),
+        }
+    }
+}
+
+/// `null` or `""` -> Some(None); a string -> Some(Some(path)); else None (invalid).
+fn opt_path(v: &Value) -> Option<Option<PathBuf>> {
+    match v {
+        Value::Null => Some(None),
+        Value::String(s) if s.trim().is_empty() => Some(None),
+        Value::String(s) => Some(Some(PathBuf::from(s))),
+        _ => None,
+    }
+}
+
+/// A folder below the document's folder: relative, no `..`.
+fn is_relative_folder(d: &str) -> bool {
+    let p = std::path::Path::new(d);
+    !d.trim().is_empty() && p.is_relative() && p.components().all(|c| matches!(c, std::path::Component::Normal(_) | std::path::Component::CurDir))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn defaults_match_the_protocol() {
+        let (s, w) = Settings::from_json(&json!({}));
+        assert!(w.is_empty());
+        assert_eq!(s, Settings::default());
+        assert_eq!(s.budget_seconds, 20.0);
+        assert_eq!(s.resource_dir, ".runnable");
+        assert_eq!(s.install_policy, InstallPolicy::Ask);
+        assert!(s.hints_coverage && s.hints_values && !s.llm_enabled);
+    }
+
+    #[test]
+    fn nested_and_dotted_keys_both_work() {
+        let (s, w) = Settings::from_json(&json!({
+            "interpreter": "/usr/bin/python3", "cacheDir": "/tmp/c", "installPolicy": "never",
+            "budgetSeconds": 5, "resourceDir": "data/", "hints": {"coverage": false}, "hints.values": false,
+            "llm": {"enabled": true}
+        }));
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(s.interpreter, Some(PathBuf::from("/usr/bin/python3")));
+        assert_eq!(s.cache_dir, Some(PathBuf::from("/tmp/c")));
+        assert_eq!(s.install_policy, InstallPolicy::Never);
+        assert_eq!(s.budget_seconds, 5.0);
+        assert_eq!(s.resource_dir, "data");
+        assert!(!s.hints_coverage && !s.hints_values && s.llm_enabled);
+    }
+
+    #[test]
+    fn bad_values_warn_and_keep_defaults() {
+        let (s, w) = Settings::from_json(&json!({
+            "installPolicy": "sometimes", "budgetSeconds": -1, "resourceDir": "../out", "colour": 1
+        }));
+        assert_eq!(s, Settings::default());
+        assert_eq!(w.len(), 4, "{w:?}");
+    }
+
+    #[test]
+    fn configuration_change_reads_the_runnable_section() {
+        let (s, _) = Settings::from_change(&json!({"runnable": {"installPolicy": "always"}})).unwrap();
+        assert_eq!(s.install_policy, InstallPolicy::Always);
+        let (s, _) = Settings::from_change(&json!({"installPolicy": "never"})).unwrap();
+        assert_eq!(s.install_policy, InstallPolicy::Never);
+        let (s, _) = Settings::from_change(&json!({"hints": {"values": false}})).unwrap();
+        assert!(!s.hints_values);
+        assert!(Settings::from_change(&Value::Null).is_none());
+        assert!(Settings::from_change(&json!({"python": {"analysis": {}}})).is_none());
+    }
+
+    #[test]
+    fn every_key_is_parsed_and_documented() {
+        let protocol = include_str!("../../../docs/protocol.md");
+        let readme = include_str!("../../../README.md");
+        for key in SETTINGS_KEYS {
+            let (_, w) = Settings::from_json(&json!({ *key: null }));
+            assert!(!w.iter().any(|w| w.contains("unknown")), "{key} is not parsed");
+            assert!(protocol.contains(&format!("`{key}`")), "{key} missing from docs/protocol.md");
+            assert!(readme.contains(&format!("`{key}`")), "{key} missing from README.md");
+        }
+        for name in COMMANDS.iter().chain([&ACTION_KIND, &RUN_FINISHED]) {
+            assert!(protocol.contains(name), "{name} missing from docs/protocol.md");
+        }
+        for code in [CODE_UNDEFINED, CODE_UNRESOLVED, CODE_MISSING_FILE, CODE_RUNTIME] {
+            assert!(protocol.contains(code), "{code} missing from docs/protocol.md");
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! The one module that converts between engine types (analysis findings, a
+//! `FixReport`) and LSP types (diagnostics, inlay hints, workspace edits).
+//! Positions go through `position`.
+
+use super::anchors::Anchored;
+use super::config::{Settings, CODE_RUNTIME, SOURCE};
+use super::diagnostics::Finding;
+use super::document::{Language, LineResult, RuntimeError, Snapshot};
+use super::position::{self, Encoding};
+use super::regions::Fragment;
+use crate::report::FixReport;
+use ropey::Rope;
+use serde_json::json;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use tower_lsp_server::lsp_types::*;
+use tower_lsp_server::UriExt;
+
+pub fn diagnostic(rope: &Rope, f: &Finding, enc: Encoding) -> Diagnostic {
+    Diagnostic {
+        range: position::byte_span(rope, f.line as usize, f.start, f.end, enc),
+        severity: Some(DiagnosticSeverity::WARNING),
+        code: Some(NumberOrString::String(f.code.to_string())),
+        source: Some(SOURCE.to_string()),
+        message: f.message.clone(),
+        data: f.fix.as_ref().map(|fix| json!({ "fix": fix, "line": f.fix_line })),
+        ..Default::default()
+    }
+}
+
+pub fn runtime_diagnostic(rope: &Rope, e: &Anchored<RuntimeError>, enc: Encoding) -> Diagnostic {
+    let line = e.line as usize;
+    let text = position::line_text(rope, line);
+    let indent = text.len() - text.trim_start().len();
+    Diagnostic {
+        range: position::byte_span(rope, line, indent, text.len(), enc),
+        severity: Some(DiagnosticSeverity::ERROR),
+        code: Some(NumberOrString::String(CODE_RUNTIME.to_string())),
+        source: Some(SOURCE.to_string()),
+        message: format!("the run stopped here: {}: {}", e.value.type_name, e.value.message),
+        ..Default::default()
+    }
+}
+
+/// The quick fix of a diagnostic that carries one (`data.fix`): insert the import.
+pub fn quick_fix(uri: &Uri, version: i32, diag: &Diagnostic, rope: &Rope) -> Option<CodeAction> {
+    if diag.source.as_deref() != Some(SOURCE) {
+        return None;
+    }
+    let data = diag.data.as_ref()?;
+    let fix = data.get("fix")?.as_str()?;
+    let line = data.get("line")?.as_u64()? as u32;
+    if line as usize >= rope.len_lines() {
+        return None;
+    }
+    // Keep the indentation of the line it goes above (a Markdown fence may be indented).
+    let indent: String = position::line_text(rope, line as usize).chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+    let edit = TextEdit { range: Range::new(Position::new(line, 0), Position::new(line, 0)), new_text: format!("{indent}{fix}\n") };
+    Some(CodeAction {
+        title: format!("Add `{fix}`"),
+        kind: Some(CodeActionKind::QUICKFIX),
+        diagnostics: Some(vec![diag.clone()]),
+        edit: Some(versioned_edit(uri, Some(version), vec![edit])),
+        is_preferred: Some(true),
+        ..Default::default()
+    })
+}
+
+fn versioned_edit(uri: &Uri, version: Option<i32>, edits: Vec<TextEdit>) -> WorkspaceEdit {
+    WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier { uri: uri.clone(), version },
+            edits: edits.into_iter().map(OneOf::Left).collect(),
+        }])),
+        ..Default::default()
+    }
+}
+
+/// The LSP range covering whole lines `start..=end`.
+pub fn lines_range(rope: &Rope, f: Fragment, enc: Encoding) -> Range {
+    Range::new(Position::new(f.start, 0), position::line_end(rope, f.end as usize, enc))
+}
+
+/// Pin a report's per-line results to the document lines of `fragment`.
+pub fn line_results(report: &FixReport, fragment: Fragment, rope: &Rope) -> (Vec<Anchored<LineResult>>, Vec<Anchored<RuntimeError>>) {
+    let executable: BTreeSet<u32> = report.coverage.executable.iter().copied().collect();
+    let covered: BTreeSet<u32> = report.coverage.covered.iter().copied().collect();
+    let mut hints = Vec::new();
+    for l in 1..=(fragment.end - fragment.start + 1) {
+        let values = report.values.get(&l).cloned().unwrap_or_default();
+        let is_exec = executable.contains(&l);
+        if !is_exec && values.is_empty() {
+            continue;
+        }
+        let hits = report.hits.get(&l).copied().unwrap_or(0);
+        let ran = covered.contains(&l) || hits > 0;
+        let line = fragment.start + l - 1;
+        hints.push(Anchored {
+            line,
+            text: position::line_text(rope, line as usize),
+            value: LineResult { executable: is_exec, hits: if ran { hits.max(1) } else { 0 }, values },
+        });
+    }
+    let errors = report
+        .error
+        .as_ref()
+        .filter(|_| report.status == crate::report::Status::Raised)
+        .and_then(|e| {
+            let l = e.line.filter(|l| *l >= 1 && *l <= fragment.end - fragment.start + 1)?;
+            let line = fragment.start + l - 1;
+            Some(Anchored {
+                line,
+                text: position::line_text(rope, line as usize),
+                value: RuntimeError { type_name: e.type_name.clone(), message: e.message.clone() },
+            })
+        })
+        .into_iter()
+        .collect();
+    (hints, errors)
+}
+
+/// Inlay hints for lines `first..=last`, at the end of each line.
+pub fn inlay_hints<'a>(
+    rope: &Rope,
+    results: impl Iterator<Item = &'a Anchored<LineResult>>,
+    first: u32,
+    last: u32,
+    settings: &Settings,
+    enc: Encoding,
+) -> Vec<InlayHint> {
+    let mut out = Vec::new();
+    for a in results.filter(|a| a.line >= first && a.line <= last) {
+        let pos = position::line_end(rope, a.line as usize, enc);
+        let hint = |label: String, tooltip: &str| InlayHint {
+            position: pos,
+            label: InlayHintLabel::String(label),
+            kind: None,
+            text_edits: None,
+            tooltip: Some(InlayHintTooltip::String(tooltip.to_string())),
+            padding_left: Some(true),
+            padding_right: None,
+            data: None,
+        };
+        if settings.hints_coverage && a.value.executable {
+            let label = if a.value.hits > 0 { format!("ran ×{}", a.value.hits) } else { "not reached".to_string() };
+            out.push(hint(label, "Runnable: how often this line ran in the last run"));
+        }
+        if settings.hints_values && !a.value.values.is_empty() {
+            out.push(hint(values_label(&a.value.values), "Runnable: the first value assigned on this line"));
+        }
+    }
+    out
+}
+
+/// `= 42` for one name, `a = 1, b = 2` for several; each value truncated.
+pub fn values_label(values: &[(String, String)]) -> String {
+    let short = |v: &str| {
+        let v = v.replace('\n', "\\n");
+        if v.chars().count() > 40 {
+            format!("{}…", v.chars().take(39).collect::<String>())
+        } else {
+            v
+        }
+    };
+    match values {
+        [(_, v)] => format!("= {}", short(v)),
+        _ => values.iter().map(|(n, v)| format!("{n} = {}", short(v))).collect::<Vec<_>>().join(", "),
+    }
+}
+
+/// What applying a result takes.
+#[derive(Debug, Default)]
+pub struct ResultEdit {
+    pub edit: WorkspaceEdit,
+    /// Files the server writes itself (binary content, or a client that
+    /// cannot create files through an edit).
+    pub write: Vec<(PathBuf, Vec<u8>)>,
+    /// The runnable copy to open (wrapped fragments).
+    pub show: Option<Uri>,
+    /// Every file created, for the report.
+    pub created: Vec<PathBuf>,
+    /// The folder that must exist first.
+    pub folder: Option<PathBuf>,
+    pub note: Option<String>,
+}
+
+/// How the result of a run becomes edits: the prefix inserted above the
+/// fragment and the driver after it (one edit of the document, checked
+/// against the version that ran), plus the resource files in
+/// `<folder>/<resourceDir>/`. A wrapped fragment is not re-indented: a
+/// runnable copy is created there instead.
+pub struct EditOptions<'a> {
+    pub resource_dir: &'a str,
+    pub document_changes: bool,
+    pub create_files: bool,
+    pub encoding: Encoding,
+}
+
+pub fn result_edit(snap: &Snapshot, fragment: Fragment, report: &FixReport, opts: &EditOptions) -> ResultEdit {
+    let EditOptions { resource_dir, document_changes, create_files, encoding } = *opts;
+    let mut out = ResultEdit::default();
+    let dir = snap.folder().map(|f| f.join(resource_dir));
+    let has_resources = !report.resources.is_empty();
+    if has_resources && dir.is_none() {
+        out.note = Some("the document is not a file, so the resource files were not created".into());
+    }
+    let mut ops: Vec<DocumentChangeOperation> = Vec::new();
+    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    let mut new_file = |path: PathBuf, bytes: Vec<u8>, out: &mut ResultEdit| -> Option<Uri> {
+        out.created.push(path.clone());
+        let (uri, text) = match (Uri::from_file_path(&path), String::from_utf8(bytes.clone())) {
+            (Some(uri), Ok(text)) if document_changes && create_files => (uri, text),
+            _ => {
+                out.write.push((path, bytes));
+                return None;
+            }
+        };
+        ops.push(DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
+            uri: uri.clone(),
+            options: Some(CreateFileOptions { overwrite: Some(true), ignore_if_exists: None }),
+            annotation_id: None,
+        })));
+        ops.push(DocumentChangeOperation::Edit(TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier { uri: uri.clone(), version: None },
+            edits: vec![OneOf::Left(TextEdit { range: Range::default(), new_text: text })],
+        }));
+        Some(uri)
+    };
+    if let Some(dir) = &dir {
+        if has_resources || report.wrapped {
+            out.folder = Some(dir.clone());
+        }
+        for r in &report.resources {
+            let bytes = match r.encoding {
+                "base64" => {
+                    use base64::Engine as _;
+                    base64::engine::general_purpose::STANDARD.decode(&r.content).unwrap_or_default()
+                }
+                _ => r.content.clone().into_bytes(),
+            };
+            new_file(dir.join(&r.path), bytes, &mut out);
+        }
+    }
+    if report.wrapped {
+        // The runnable copy, next to its resources.
+        let stem = snap.path().and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned())).unwrap_or_else(|| "fragment".into());
+        if let Some(dir) = &dir {
+            let mut text = String::new();
+            if has_resources {
+                text.push_str("import os  # runnable: the files this program reads are next to it\n");
+                text.push_str("os.chdir(os.path.dirname(os.path.abspath(__file__)))\n");
+            }
+            text.push_str(&report.program);
+            let path = dir.join(format!("{stem}.runnable.py"));
+            out.show = new_file(path.clone(), text.into_bytes(), &mut out).or_else(|| Uri::from_file_path(&path));
+        } else {
+            out.note = Some("the fragment had to be wrapped in a function, and the document is not a file: nowhere to put the runnable copy".into());
+        }
+    } else {
+        let edits = in_place_edits(snap, fragment, report, resource_dir, has_resources && dir.is_some(), encoding);
+        if !edits.is_empty() {
+            if document_changes {
+                ops.insert(
+                    0,
+                    DocumentChangeOperation::Edit(TextDocumentEdit {
+                        text_document: OptionalVersionedTextDocumentIdentifier { uri: snap.uri.clone(), version: Some(snap.version) },
+                        edits: edits.into_iter().map(OneOf::Left).collect(),
+                    }),
+                );
+            } else {
+                changes.insert(snap.uri.clone(), edits);
+            }
+        }
+    }
+    out.edit = if document_changes {
+        WorkspaceEdit { document_changes: (!ops.is_empty()).then_some(DocumentChanges::Operations(ops)), ..Default::default() }
+    } else {
+        WorkspaceEdit { changes: (!changes.is_empty()).then_some(changes), ..Default::default() }
+    };
+    out
+}
+
+/// The prefix above the fragment and the driver after it, indented like
+/// the fragment. When resource files live in `resourceDir`, the prefix
+/// first changes the working directory there, which is where the program
+/// ran in the sandbox.
+fn in_place_edits(snap: &Snapshot, fragment: Fragment, report: &FixReport, resource_dir: &str, chdir: bool, enc: Encoding) -> Vec<TextEdit> {
+    let rope = &snap.rope;
+    let indent = (fragment.start..=fragment.end)
+        .map(|l| position::line_text(rope, l as usize))
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| t.chars().take_while(|c| *c == ' ' || *c == '\t').collect::<String>())
+        .min_by_key(|s| s.len())
+        .unwrap_or_default();
+    let mut head = String::new();
+    if chdir {
+        head.push_str(&format!("import os  # runnable: the files this code reads are in {resource_dir}/\n"));
+        match snap.language {
+            Language::Markdown => head.push_str(&format!("os.chdir({resource_dir:?})  # relative to this Markdown file's folder\n")),
+            _ => head.push_str(&format!("os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), {resource_dir:?}))\n")),
+        }
+        if report.resources.iter().any(|r| r.path.ends_with(".py")) {
+            head.push_str("import sys; sys.path.insert(0, os.getcwd())\n");
+        }
+    }
+    head.push_str(&report.prefix);
+    let mut edits = Vec::new();
+    if !head.trim().is_empty() {
+        head.push('\n');
+        edits.push(TextEdit { range: Range::new(Position::new(fragment.start, 0), Position::new(fragment.start, 0)), new_text: indent_block(&head, &indent) });
+    }
+    if !report.suffix.trim().is_empty() {
+        let driver = format!("\n{}", indent_block(&report.suffix, &indent));
+        let next = fragment.end as usize + 1;
+        let edit = if next < rope.len_lines() && ends_with_newline(rope, fragment.end as usize) {
+            TextEdit { range: Range::new(Position::new(next as u32, 0), Position::new(next as u32, 0)), new_text: driver }
+        } else {
+            // The last line of the document, without a newline.
+            let end = position::line_end(rope, fragment.end as usize, enc);
+            TextEdit { range: Range::new(end, end), new_text: format!("\n{driver}") }
+        };
+        edits.push(edit);
+    }
+    edits
+}
+
+fn ends_with_newline(rope: &Rope, line: usize) -> bool {
+    let l = rope.line(line);
+    l.len_chars() > 0 && l.char(l.len_chars() - 1) == '\n'
+}
+
+fn indent_block(text: &str, indent: &str) -> String {
+    if indent.is_empty() {
+        return text.to_string();
+    }
+    text.split_inclusive('\n').map(|l| if l.trim().is_empty() { l.to_string() } else { format!("{indent}{l}") }).collect()
+}
+
+/// The `runnable/runFinished` notification's parameters.
+pub fn run_finished(uri: &Uri, version: i32, status: &str, report: Option<&FixReport>, error: Option<String>) -> serde_json::Value {
+    let (covered, executable, ratio) = match report {
+        Some(r) => (r.coverage.covered.len(), r.coverage.executable.len(), r.coverage.ratio),
+        None => (0, 0, 0.0),
+    };
+    let mut v = json!({ "uri": uri, "version": version, "status": status, "covered": covered, "executable": executable, "ratio": ratio });
+    if let Some(e) = error {
+        v["error"] = json!(e);
+    }
+    v
+}
+
+/// `KeyError: 'x' (line 3)` for a report's exception, as document lines.
+pub fn error_text(report: &FixReport, fragment: Fragment) -> Option<String> {
+    let e = report.error.as_ref()?;
+    Some(match e.line {
+        Some(l) => format!("{}: {} (line {})", e.type_name, e.message, fragment.start + l),
+        None => format!("{}: {}", e.type_name, e.message),
+    })
+}
+
+/// Status of a report as the protocol spells it.
+pub fn status_text(report: &FixReport) -> String {
+    serde_json::to_value(report.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+/// A file URI for a path (absolute paths only).
+pub fn file_uri(path: &Path) -> Option<Uri> {
+    Uri::from_file_path(path)
+}
+
+/// Keys of the code action data and command arguments: `{uri, version, range}`.
+pub fn action_data(uri: &Uri, version: i32, range: Range) -> serde_json::Value {
+    json!({ "uri": uri, "version": version, "range": range })
+}
+
+#[cfg(test)]
+mod tests;

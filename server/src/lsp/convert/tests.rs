@@ -1,0 +1,261 @@
+//! Fixture tests of the engine -> LSP conversions: a report and a document
+//! in, edits, hints and diagnostics out.
+
+use super::*;
+use crate::coverage::Coverage;
+use crate::report::{ErrorInfo, ResourceFile, Stats, Status};
+use std::collections::BTreeMap;
+
+fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[u32]) -> FixReport {
+    let coverage = Coverage::new(executable.to_vec(), covered.iter().copied().collect());
+    FixReport {
+        program: String::new(),
+        prefix: prefix.into(),
+        suffix: suffix.into(),
+        fragment_lines: Vec::new(),
+        resources: Vec::new(),
+        python: "python3".into(),
+        packages: Vec::new(),
+        union_coverage: coverage.clone(),
+        coverage,
+        status: Status::Completed,
+        error: None,
+        names: Vec::new(),
+        stats: Stats { executions: 1, llm_calls: 0, seconds: 0.1 },
+        variants: Vec::new(),
+        hits: BTreeMap::new(),
+        values: BTreeMap::new(),
+        syntax_errors: Vec::new(),
+        missing_packages: Vec::new(),
+        unknown_imports: Vec::new(),
+        failed_packages: Vec::new(),
+        wrapped: false,
+        containment: None,
+        stdout: String::new(),
+        stderr: String::new(),
+    }
+}
+
+fn snap(name: &str, language: Language, text: &str) -> Snapshot {
+    Snapshot { uri: format!("file:///work/{name}").parse().unwrap(), language, version: 3, rope: Rope::from_str(text) }
+}
+
+fn opts(encoding: Encoding) -> EditOptions<'static> {
+    EditOptions { resource_dir: ".runnable", document_changes: true, create_files: true, encoding }
+}
+
+/// The edits of the document itself, as (range, text).
+fn doc_edits(e: &WorkspaceEdit) -> Vec<(Range, String)> {
+    let Some(DocumentChanges::Operations(ops)) = &e.document_changes else { return vec![] };
+    ops.iter()
+        .filter_map(|op| match op {
+            DocumentChangeOperation::Edit(te) if te.text_document.version.is_some() => Some(te),
+            _ => None,
+        })
+        .flat_map(|te| te.edits.iter().map(|e| match e {
+            OneOf::Left(t) => (t.range, t.new_text.clone()),
+            OneOf::Right(a) => (a.text_edit.range, a.text_edit.new_text.clone()),
+        }))
+        .collect()
+}
+
+fn pos(l: u32, c: u32) -> Position {
+    Position::new(l, c)
+}
+
+#[test]
+fn prefix_above_and_driver_below_as_one_versioned_edit() {
+    let s = snap("a.py", Language::Python, "import os\nx = s.strip()\nprint(x)\n\nmore = 1\n");
+    let r = report("s = 'abc'\n", "main()\n", &[1, 2], &[1, 2]);
+    let out = result_edit(&s, Fragment { start: 1, end: 2 }, &r, &opts(Encoding::Utf16));
+    assert_eq!(
+        doc_edits(&out.edit),
+        vec![(Range::new(pos(1, 0), pos(1, 0)), "s = 'abc'\n\n".into()), (Range::new(pos(3, 0), pos(3, 0)), "\nmain()\n".into())]
+    );
+    let Some(DocumentChanges::Operations(ops)) = &out.edit.document_changes else { panic!() };
+    assert_eq!(ops.len(), 1, "one TextDocumentEdit: undone as one");
+    assert!(out.created.is_empty() && out.show.is_none());
+}
+
+#[test]
+fn an_indented_fragment_gets_an_indented_prefix() {
+    let s = snap("a.py", Language::Python, "def f():\n    y = s.upper()\n    return y\n");
+    let r = report("s = 'a'\n", "", &[1], &[1]);
+    let out = result_edit(&s, Fragment { start: 1, end: 1 }, &r, &opts(Encoding::Utf16));
+    assert_eq!(doc_edits(&out.edit), vec![(Range::new(pos(1, 0), pos(1, 0)), "    s = 'a'\n\n".into())]);
+}
+
+#[test]
+fn a_last_line_without_newline_gets_the_driver_at_its_end_in_the_negotiated_encoding() {
+    let s = snap("a.py", Language::Python, "t = '😀'\ndef go(): print(t)");
+    let r = report("", "go()\n", &[1, 2], &[1, 2]);
+    let utf16 = result_edit(&s, Fragment { start: 0, end: 1 }, &r, &opts(Encoding::Utf16));
+    assert_eq!(doc_edits(&utf16.edit), vec![(Range::new(pos(1, 18), pos(1, 18)), "\n\ngo()\n".into())]);
+    let s = snap("a.py", Language::Python, "def go(): print('😀')");
+    let utf8 = result_edit(&s, Fragment { start: 0, end: 0 }, &r, &opts(Encoding::Utf8));
+    let utf16 = result_edit(&s, Fragment { start: 0, end: 0 }, &r, &opts(Encoding::Utf16));
+    assert_eq!(doc_edits(&utf8.edit)[0].0.start, pos(0, 23));
+    assert_eq!(doc_edits(&utf16.edit)[0].0.start, pos(0, 21));
+}
+
+#[test]
+fn resources_are_created_in_the_resource_dir_and_the_prefix_changes_directory() {
+    let s = snap("inv.py", Language::Python, "data = open('in.txt').read()\n");
+    let mut r = report("", "", &[1], &[1]);
+    r.resources = vec![
+        ResourceFile { path: "in.txt".into(), content: "a\nb\n".into(), encoding: "utf-8" },
+        ResourceFile { path: "img/p.png".into(), content: "iVBORw0KGgo=".into(), encoding: "base64" },
+    ];
+    let out = result_edit(&s, Fragment { start: 0, end: 0 }, &r, &opts(Encoding::Utf16));
+    let edits = doc_edits(&out.edit);
+    assert_eq!(edits.len(), 1);
+    assert_eq!(
+        edits[0].1,
+        "import os  # runnable: the files this code reads are in .runnable/\nos.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), \".runnable\"))\n\n"
+    );
+    let Some(DocumentChanges::Operations(ops)) = &out.edit.document_changes else { panic!() };
+    let created: Vec<String> = ops
+        .iter()
+        .filter_map(|op| match op {
+            DocumentChangeOperation::Op(ResourceOp::Create(c)) => Some(c.uri.as_str().to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(created, vec!["file:///work/.runnable/in.txt"]);
+    // The binary file is written by the server, not through the edit.
+    assert_eq!(out.write.len(), 1);
+    assert_eq!(out.write[0].0, PathBuf::from("/work/.runnable/img/p.png"));
+    assert_eq!(&out.write[0].1[..4], b"\x89PNG");
+    assert_eq!(out.created.len(), 2);
+    assert_eq!(out.folder, Some(PathBuf::from("/work/.runnable")));
+}
+
+#[test]
+fn without_document_changes_the_edit_uses_changes_and_files_are_written() {
+    let s = snap("inv.py", Language::Python, "print(open('in.txt').read())\n");
+    let mut r = report("", "", &[1], &[1]);
+    r.resources = vec![ResourceFile { path: "in.txt".into(), content: "a\n".into(), encoding: "utf-8" }];
+    let out = result_edit(&s, Fragment { start: 0, end: 0 }, &r, &EditOptions { document_changes: false, create_files: false, ..opts(Encoding::Utf16) });
+    assert!(out.edit.document_changes.is_none());
+    assert_eq!(out.edit.changes.as_ref().unwrap().len(), 1);
+    assert_eq!(out.write.len(), 1);
+}
+
+#[test]
+fn markdown_changes_directory_relative_to_its_folder() {
+    let s = snap("notes.md", Language::Markdown, "```python\nprint(open('in.txt').read())\n```\n");
+    let mut r = report("", "", &[1], &[1]);
+    r.resources = vec![ResourceFile { path: "in.txt".into(), content: "a\n".into(), encoding: "utf-8" }];
+    let out = result_edit(&s, Fragment { start: 1, end: 1 }, &r, &opts(Encoding::Utf16));
+    assert!(doc_edits(&out.edit)[0].1.contains("os.chdir(\".runnable\")"));
+}
+
+#[test]
+fn a_wrapped_fragment_becomes_a_runnable_copy_instead() {
+    let s = snap("body.py", Language::Python, "first = self.items[0]\nreturn first\n");
+    let mut r = report("self = X()\n", "__runnable_fragment()\n", &[1, 2], &[1, 2]);
+    r.wrapped = true;
+    r.program = "self = X()\n\ndef __runnable_fragment():\n    first = self.items[0]\n    return first\n\n__runnable_fragment()\n".into();
+    let out = result_edit(&s, Fragment { start: 0, end: 1 }, &r, &opts(Encoding::Utf16));
+    assert!(doc_edits(&out.edit).is_empty(), "the user's code is not re-indented");
+    assert_eq!(out.show.as_ref().map(|u| u.as_str()), Some("file:///work/.runnable/body.runnable.py"));
+    let Some(DocumentChanges::Operations(ops)) = &out.edit.document_changes else { panic!() };
+    let content = ops.iter().find_map(|op| match op {
+        DocumentChangeOperation::Edit(te) => match &te.edits[0] {
+            OneOf::Left(t) => Some(t.new_text.clone()),
+            _ => None,
+        },
+        _ => None,
+    });
+    assert_eq!(content.as_deref(), Some(r.program.as_str()));
+}
+
+#[test]
+fn line_results_are_pinned_to_document_lines() {
+    let s = snap("a.py", Language::Python, "import os\n# c\nx = 1\nif x > 5:\n    y = 2\n");
+    let mut r = report("", "", &[2, 3, 4], &[2, 3]);
+    r.hits = BTreeMap::from([(2, 1), (3, 1)]);
+    r.values = BTreeMap::from([(2, vec![("x".to_string(), "1".to_string())])]);
+    r.status = Status::Raised;
+    r.error = Some(ErrorInfo { type_name: "ValueError".into(), message: "bad".into(), line: Some(3) });
+    let (hints, errors) = line_results(&r, Fragment { start: 1, end: 4 }, &s.rope);
+    let got: Vec<(u32, &str, u64, usize)> = hints.iter().map(|a| (a.line, a.text.as_str(), a.value.hits, a.value.values.len())).collect();
+    assert_eq!(got, vec![(2, "x = 1", 1, 1), (3, "if x > 5:", 1, 0), (4, "    y = 2", 0, 0)]);
+    assert_eq!(errors.len(), 1);
+    assert_eq!((errors[0].line, errors[0].text.as_str()), (3, "if x > 5:"));
+    let d = runtime_diagnostic(&s.rope, &errors[0], Encoding::Utf16);
+    assert_eq!(d.range, Range::new(pos(3, 0), pos(3, 9)));
+    assert_eq!(d.code, Some(NumberOrString::String("runtime-error".into())));
+    assert_eq!(error_text(&r, Fragment { start: 1, end: 4 }).unwrap(), "ValueError: bad (line 4)");
+}
+
+#[test]
+fn inlay_hints_at_line_ends_with_switches() {
+    let s = snap("a.py", Language::Python, "s = '漢字'\nif s:\n    pass\n");
+    let results = vec![
+        Anchored { line: 0, text: "s = '漢字'".into(), value: LineResult { executable: true, hits: 3, values: vec![("s".into(), "'漢字'".into())] } },
+        Anchored { line: 2, text: "    pass".into(), value: LineResult { executable: true, hits: 0, values: vec![] } },
+    ];
+    let settings = Settings::default();
+    let labels = |hints: Vec<InlayHint>| {
+        hints
+            .into_iter()
+            .map(|h| match h.label {
+                InlayHintLabel::String(s) => (h.position, s),
+                _ => unreachable!(),
+            })
+            .collect::<Vec<_>>()
+    };
+    let all = labels(inlay_hints(&s.rope, results.iter(), 0, 2, &settings, Encoding::Utf16));
+    assert_eq!(all, vec![(pos(0, 8), "ran ×3".into()), (pos(0, 8), "= '漢字'".into()), (pos(2, 8), "not reached".into())]);
+    let utf8 = labels(inlay_hints(&s.rope, results.iter(), 0, 0, &settings, Encoding::Utf8));
+    assert_eq!(utf8[0].0, pos(0, 12));
+    let only_values = Settings { hints_coverage: false, ..Settings::default() };
+    assert_eq!(labels(inlay_hints(&s.rope, results.iter(), 0, 2, &only_values, Encoding::Utf16)), vec![(pos(0, 8), "= '漢字'".into())]);
+    let in_range = labels(inlay_hints(&s.rope, results.iter(), 1, 2, &settings, Encoding::Utf16));
+    assert_eq!(in_range.len(), 1);
+}
+
+#[test]
+fn value_labels_are_short() {
+    assert_eq!(values_label(&[("x".into(), "42".into())]), "= 42");
+    assert_eq!(values_label(&[("a".into(), "1".into()), ("b".into(), "'s'".into())]), "a = 1, b = 's'");
+    let long = values_label(&[("x".into(), "y".repeat(100))]);
+    assert_eq!(long.chars().count(), 2 + 40);
+    assert!(long.ends_with('…'));
+    assert_eq!(values_label(&[("x".into(), "'a\nb'".into())]), "= 'a\\nb'");
+}
+
+#[test]
+fn diagnostics_and_their_quick_fix() {
+    let s = snap("a.py", Language::Python, "x = 'é'; y = np.pi\n");
+    let f = Finding { line: 0, start: 14, end: 16, code: "undefined-name", message: "`np`".into(), fix: Some("import numpy as np".into()), fix_line: 0 };
+    let d = diagnostic(&s.rope, &f, Encoding::Utf16);
+    assert_eq!(d.range, Range::new(pos(0, 13), pos(0, 15)), "é is two bytes, one UTF-16 unit");
+    assert_eq!(d.source.as_deref(), Some("runnable"));
+    let action = quick_fix(&s.uri, 3, &d, &s.rope).unwrap();
+    assert_eq!(action.kind, Some(CodeActionKind::QUICKFIX));
+    let Some(DocumentChanges::Edits(edits)) = action.edit.unwrap().document_changes else { panic!() };
+    assert_eq!(edits[0].text_document.version, Some(3));
+    let OneOf::Left(e) = &edits[0].edits[0] else { panic!() };
+    assert_eq!((e.range.start, e.new_text.as_str()), (pos(0, 0), "import numpy as np\n"));
+    // Diagnostics from elsewhere, or without a fix, get none.
+    let mut other = d.clone();
+    other.source = Some("pyright".into());
+    assert!(quick_fix(&s.uri, 3, &other, &s.rope).is_none());
+}
+
+#[test]
+fn run_finished_carries_the_protocol_fields() {
+    let mut r = report("", "", &[1, 2, 3], &[1, 2]);
+    r.status = Status::Raised;
+    let uri: Uri = "file:///work/a.py".parse().unwrap();
+    let v = run_finished(&uri, 4, &status_text(&r), Some(&r), Some("KeyError: 'k' (line 3)".into()));
+    assert_eq!(
+        v,
+        json!({"uri": "file:///work/a.py", "version": 4, "status": "raised", "covered": 2, "executable": 3, "ratio": 2.0 / 3.0, "error": "KeyError: 'k' (line 3)"})
+    );
+    let v = run_finished(&uri, 4, "cancelled", None, None);
+    assert!(v.get("error").is_none());
+    assert_eq!(v["status"], "cancelled");
+}

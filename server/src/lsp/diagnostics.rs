@@ -1,0 +1,369 @@
+//! Static findings as you type, from the engine's pure analysis: undefined
+//! names, imports the environment cannot resolve, files read by a literal
+//! path that does not exist. Plain data here (lines and UTF-8 byte
+//! columns); `convert` turns them into LSP diagnostics.
+//!
+//! Conservative by design: a name that an import of the fragment (or any
+//! star import) could provide is never reported, and an import inside a
+//! `try:` is assumed to have its fallback.
+
+use super::config::{CODE_MISSING_FILE, CODE_UNDEFINED, CODE_UNRESOLVED};
+use super::regions::Region;
+use crate::analysis::Analysis;
+use crate::env::plan_imports;
+use crate::knowledge;
+use crate::synth::knowledge::well_known_import;
+use std::collections::BTreeSet;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// 0-based document line.
+    pub line: u32,
+    /// UTF-8 byte columns in that line.
+    pub start: usize,
+    pub end: usize,
+    pub code: &'static str,
+    pub message: String,
+    /// A certain quick fix: this import statement, inserted at `fix_line`.
+    pub fix: Option<String>,
+    pub fix_line: u32,
+}
+
+/// What the environment says, when known.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EnvFacts<'a> {
+    /// The interpreter's standard-library module names (None: not known yet,
+    /// then imports are not checked).
+    pub stdlib: Option<&'a BTreeSet<String>>,
+    /// Distributions of this region's imports that the environment lacks
+    /// (None: not known yet).
+    pub missing: Option<&'a [String]>,
+}
+
+/// Distributions a region's imports need (to ask the environment about).
+pub fn distributions(analysis: &Analysis, stdlib: &BTreeSet<String>) -> BTreeSet<String> {
+    let modules: Vec<String> = analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()).map(|i| i.module.clone()).collect();
+    plan_imports(&modules, stdlib).distributions
+}
+
+/// What findings need beyond the code itself.
+#[derive(Clone, Copy)]
+pub struct Scope<'a> {
+    pub env: EnvFacts<'a>,
+    /// Names bound anywhere in the document (other statements, other cells):
+    /// never reported as undefined.
+    pub defined: &'a BTreeSet<String>,
+    /// Some star import could provide any name: report no undefined names.
+    pub star_import: bool,
+    /// 0-based document line where a quick fix inserts its import.
+    pub fix_line: u32,
+    /// Whether a path (relative to the document's folder, or absolute) exists.
+    pub exists: &'a dyn Fn(&str) -> bool,
+}
+
+/// Findings of one stretch of code (a whole file, a Markdown fence, or one
+/// top-level statement of them: see `chunks`).
+pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Finding> {
+    let Scope { env, defined: defined_elsewhere, star_import, fix_line, exists } = *scope;
+    let lines: Vec<&str> = region.text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    let line_of = |l: u32| lines.get(l.saturating_sub(1) as usize).copied().unwrap_or("");
+    let mut out = Vec::new();
+    let doc_line = |l: u32| region.first_line + l.saturating_sub(1);
+
+    // Undefined names.
+    let star = star_import || has_star_import(analysis);
+    if !star {
+        for free in &analysis.free_names {
+            let name = free.name.as_str();
+            if name.starts_with("__") && name.ends_with("__") || defined_elsewhere.contains(name) {
+                continue;
+            }
+            let text = line_of(free.first_line);
+            let Some(col) = find_word(text, name) else { continue };
+            let fix = knowledge::conventional_import(name)
+                .or_else(|| well_known_import(name))
+                .map(str::to_string)
+                .or_else(|| {
+                    let stdlib_module = env.stdlib.is_some_and(|s| s.contains(name));
+                    let used_as_module = !free.usage.attrs.is_empty() && free.usage.calls.is_empty() && free.usage.subscripts.is_empty();
+                    (stdlib_module && used_as_module).then(|| format!("import {name}"))
+                });
+            let message = match &fix {
+                Some(f) => format!("`{name}` is not defined (`{f}`?)"),
+                None => format!("`{name}` is not defined in this code"),
+            };
+            out.push(Finding {
+                line: doc_line(free.first_line),
+                start: col,
+                end: col + name.len(),
+                code: CODE_UNDEFINED,
+                message,
+                fix,
+                fix_line,
+            });
+        }
+    }
+
+    // Imports the environment cannot resolve.
+    if let Some(stdlib) = env.stdlib {
+        let mut seen = BTreeSet::new();
+        for import in analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()) {
+            if !seen.insert((import.line, import.module.clone())) {
+                continue;
+            }
+            let plan = plan_imports(std::slice::from_ref(&import.module), stdlib);
+            let text = line_of(import.line);
+            let top = import.module.split('.').next().unwrap_or(&import.module);
+            let message = if !plan.unknown.is_empty() {
+                if exists(&format!("{top}.py")) || exists(top) || in_try(&lines, import.line) {
+                    continue;
+                }
+                format!(
+                    "cannot resolve `{}`: not in the standard library, not a module next to this file, and no known distribution provides it",
+                    import.module
+                )
+            } else if let Some(dist) = plan.distributions.iter().next() {
+                match env.missing {
+                    Some(missing) if missing.iter().any(|m| knowledge::normalize_distribution(m) == knowledge::normalize_distribution(dist)) => {
+                        format!("`{}` (distribution `{dist}`) is not installed: run Make this runnable to install", import.module)
+                    }
+                    _ => continue,
+                }
+            } else {
+                continue;
+            };
+            let (start, end) = match find_dotted(text, &import.module) {
+                Some(c) => (c, c + import.module.len()),
+                None => (0, text.len()),
+            };
+            out.push(Finding { line: doc_line(import.line), start, end, code: CODE_UNRESOLVED, message, fix: None, fix_line });
+        }
+    }
+
+    // Files read by a literal path that does not exist.
+    for file in analysis.files.iter().filter(|f| !f.writes) {
+        let p = file.path.as_str();
+        if p.is_empty() || p.contains(['*', '?', '{', '%', '~']) || exists(p) {
+            continue;
+        }
+        let text = line_of(file.line);
+        let (start, end) = find_literal(text, p).unwrap_or((0, text.len()));
+        out.push(Finding {
+            line: doc_line(file.line),
+            start,
+            end,
+            code: CODE_MISSING_FILE,
+            message: format!("`{p}` does not exist next to this file (Make this runnable creates an example)"),
+            fix: None,
+            fix_line,
+        });
+    }
+    out
+}
+
+pub fn has_star_import(analysis: &Analysis) -> bool {
+    analysis.imports.iter().any(|i| i.names.iter().any(|(n, _)| n == "*"))
+}
+
+/// 0-based document line where a quick fix's import goes in `region`.
+pub fn fix_line(region: &Region) -> u32 {
+    let head: Vec<&str> = region.text.split('\n').take(200).map(|l| l.trim_end_matches('\r')).collect();
+    region.first_line + import_insert_line(&head)
+}
+
+/// 0-based line (in the region) where a new import goes: after a shebang,
+/// encoding comment, module docstring and `from __future__` imports.
+fn import_insert_line(lines: &[&str]) -> u32 {
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].trim();
+        if i == 0 && t.starts_with("#!") || t.starts_with('#') && t.contains("coding") && i < 2 {
+            i += 1;
+        } else if t.starts_with("\"\"\"") || t.starts_with("'''") {
+            let quote = &t[..3];
+            if t.len() >= 6 && t[3..].contains(quote) {
+                i += 1;
+            } else {
+                i += 1;
+                while i < lines.len() && !lines[i].contains(quote) {
+                    i += 1;
+                }
+                i += 1;
+            }
+        } else if t.starts_with("from __future__") {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    i.min(lines.len()) as u32
+}
+
+/// Whether the import on 1-based line `line` sits in the body of a `try:`.
+fn in_try(lines: &[&str], line: u32) -> bool {
+    let idx = line.saturating_sub(1) as usize;
+    let Some(text) = lines.get(idx) else { return false };
+    let indent = text.len() - text.trim_start().len();
+    if indent == 0 {
+        return false;
+    }
+    for prev in lines[..idx].iter().rev() {
+        let t = prev.trim_start();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let pi = prev.len() - t.len();
+        if pi < indent {
+            return t.starts_with("try:") || t.starts_with("try :");
+        }
+    }
+    false
+}
+
+/// Byte column of the first occurrence of identifier `word` in `line` as a
+/// whole word, outside strings and comments and not after a `.`.
+pub fn find_word(line: &str, word: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let is_ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    let mut i = 0;
+    let mut quote: Option<u8> = None;
+    while i < b.len() {
+        let c = b[i];
+        if let Some(q) = quote {
+            if c == b'\\' {
+                i += 2;
+                continue;
+            }
+            if c == q {
+                quote = None;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'#' => return None,
+            b'"' | b'\'' => {
+                // An f-string's braces hold code: scan it as code.
+                let prefix_f = i > 0 && matches!(b[i - 1], b'f' | b'F');
+                if !prefix_f {
+                    quote = Some(c);
+                }
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        if line[i..].starts_with(word)
+            && (i == 0 || !is_ident(b[i - 1]) && b[i - 1] != b'.')
+            && b.get(i + word.len()).is_none_or(|c| !is_ident(*c))
+        {
+            return Some(i);
+        }
+        // Skip the rest of an identifier.
+        if is_ident(c) {
+            while i < b.len() && is_ident(b[i]) {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    None
+}
+
+/// Byte column of a dotted module path as a whole word.
+fn find_dotted(line: &str, module: &str) -> Option<usize> {
+    let b = line.as_bytes();
+    let is_ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.';
+    line.match_indices(module)
+        .map(|(i, _)| i)
+        .find(|&i| (i == 0 || !is_ident(b[i - 1])) && b.get(i + module.len()).is_none_or(|c| !is_ident(*c)))
+}
+
+/// Byte span of the string literal `'path'` or `"path"` (quotes included).
+fn find_literal(line: &str, path: &str) -> Option<(usize, usize)> {
+    for q in ['"', '\''] {
+        let lit = format!("{q}{path}{q}");
+        if let Some(i) = line.find(&lit) {
+            return Some((i, i + lit.len()));
+        }
+    }
+    line.find(path).map(|i| (i, i + path.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn region(text: &str) -> Region {
+        Region { first_line: 0, lines: text.lines().count() as u32, text: text.into() }
+    }
+
+    fn stdlib() -> BTreeSet<String> {
+        ["os", "json", "collections", "math"].into_iter().map(String::from).collect()
+    }
+
+    fn check(text: &str, missing: Option<&[String]>) -> Vec<(u32, usize, &'static str, Option<String>)> {
+        let r = region(text);
+        let a = crate::analysis::analyze(&r.text);
+        let std = stdlib();
+        let env = EnvFacts { stdlib: Some(&std), missing };
+        let exists = |p: &str| p == "present.txt" || p == "mymod.py";
+        let scope = Scope { env, defined: &BTreeSet::new(), star_import: false, fix_line: fix_line(&r), exists: &exists };
+        findings(&r, &a, &scope).into_iter().map(|f| (f.line, f.start, f.code, f.fix)).collect()
+    }
+
+    #[test]
+    fn undefined_names_with_certain_fixes() {
+        let got = check("x = np.array([1])\nc = Counter(x)\nprint(mystery)\nos.path.join('a')\n", Some(&[]));
+        assert_eq!(
+            got,
+            vec![
+                (0, 4, CODE_UNDEFINED, Some("import numpy as np".into())),
+                (1, 4, CODE_UNDEFINED, Some("from collections import Counter".into())),
+                (2, 6, CODE_UNDEFINED, None),
+                (3, 0, CODE_UNDEFINED, Some("import os".into())),
+            ]
+        );
+    }
+
+    #[test]
+    fn star_imports_silence_undefined_names() {
+        assert_eq!(check("from thing import *\nprint(mystery)\n", Some(&[])).iter().filter(|f| f.2 == CODE_UNDEFINED).count(), 0);
+    }
+
+    #[test]
+    fn imports_unknown_local_missing_and_in_try() {
+        let missing = vec!["numpy".to_string()];
+        let got = check(
+            "import numpy as np\nimport json\nimport mymod\nimport nosuchthing\ntry:\n    import ujsonx\nexcept ImportError:\n    pass\n",
+            Some(&missing),
+        );
+        assert_eq!(got, vec![(0, 7, CODE_UNRESOLVED, None), (3, 7, CODE_UNRESOLVED, None)]);
+        // Installed (or not yet known): no finding for numpy.
+        assert_eq!(check("import numpy\n", Some(&[])), vec![]);
+        assert_eq!(check("import numpy\n", None), vec![]);
+    }
+
+    #[test]
+    fn missing_files_but_not_written_or_present_ones() {
+        let got = check("open('present.txt').read()\nopen(\"absent.csv\").read()\nopen('out.txt', 'w').write('x')\n", None);
+        assert_eq!(got, vec![(1, 5, CODE_MISSING_FILE, None)]);
+    }
+
+    #[test]
+    fn words_are_found_outside_strings_and_attributes() {
+        assert_eq!(find_word("s = 'np' + x.np + np", "np"), Some(18));
+        assert_eq!(find_word("f'{np.pi}'", "np"), Some(3));
+        assert_eq!(find_word("# np", "np"), None);
+        assert_eq!(find_word("npx = 1", "np"), None);
+        assert_eq!(find_word("漢 = np", "np"), Some(6));
+    }
+
+    #[test]
+    fn imports_go_after_docstring_and_future() {
+        assert_eq!(import_insert_line(&["#!/usr/bin/env python", "\"\"\"Doc", "more\"\"\"", "from __future__ import annotations", "x = 1"]), 4);
+        assert_eq!(import_insert_line(&["x = 1"]), 0);
+        assert_eq!(import_insert_line(&["'''one line'''", "x"]), 1);
+    }
+}

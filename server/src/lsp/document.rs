@@ -1,0 +1,224 @@
+//! An open document: its text as a rope, its version, and the results of
+//! the last run pinned to its lines. Edits (full or incremental) apply here.
+
+use super::anchors::{Anchored, Anchors};
+use super::position::{self, Encoding};
+use ropey::Rope;
+use std::path::PathBuf;
+use tower_lsp_server::lsp_types::{TextDocumentContentChangeEvent, Uri};
+use tower_lsp_server::UriExt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    Python,
+    Markdown,
+    Other,
+}
+
+impl Language {
+    pub fn from_id(id: &str, uri: &Uri) -> Language {
+        match id {
+            "python" => Language::Python,
+            "markdown" => Language::Markdown,
+            _ => {
+                let path = uri.path().as_str().to_ascii_lowercase();
+                if path.ends_with(".py") {
+                    Language::Python
+                } else if path.ends_with(".md") || path.ends_with(".markdown") {
+                    Language::Markdown
+                } else {
+                    Language::Other
+                }
+            }
+        }
+    }
+}
+
+/// What a run left on a fragment line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineResult {
+    /// Whether the line is a counted statement (else no coverage hint).
+    pub executable: bool,
+    /// How often it ran (0 = not reached).
+    pub hits: u64,
+    /// First values assigned on the line: (name, repr).
+    pub values: Vec<(String, String)>,
+}
+
+/// The exception that stopped a run, on its line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuntimeError {
+    pub type_name: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub uri: Uri,
+    pub language: Language,
+    pub version: i32,
+    pub rope: Rope,
+    pub hints: Anchors<LineResult>,
+    pub errors: Anchors<RuntimeError>,
+}
+
+/// A read-only copy for work off the message loop (cloning a rope is O(1)).
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub uri: Uri,
+    pub language: Language,
+    pub version: i32,
+    pub rope: Rope,
+}
+
+impl Snapshot {
+    /// The document's file, when it is one.
+    pub fn path(&self) -> Option<PathBuf> {
+        file_path(&self.uri)
+    }
+
+    /// The folder the document lives in.
+    pub fn folder(&self) -> Option<PathBuf> {
+        self.path().and_then(|p| p.parent().map(|d| d.to_path_buf()))
+    }
+}
+
+pub fn file_path(uri: &Uri) -> Option<PathBuf> {
+    if uri.scheme().map(|s| s.as_str()) != Some("file") {
+        return None;
+    }
+    uri.to_file_path().map(|p| p.into_owned())
+}
+
+impl Document {
+    pub fn new(uri: Uri, language: Language, version: i32, text: &str) -> Document {
+        Document { uri, language, version, rope: Rope::from_str(text), hints: Anchors::default(), errors: Anchors::default() }
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot { uri: self.uri.clone(), language: self.language, version: self.version, rope: self.rope.clone() }
+    }
+
+    /// Apply `didChange` content changes in order. Ranges past the end are
+    /// clamped (a notification cannot be answered with an error).
+    pub fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>, version: i32, enc: Encoding) {
+        for change in changes {
+            match change.range {
+                None => {
+                    let new = Rope::from_str(&change.text);
+                    self.hints.replaced(&self.rope, &new);
+                    self.errors.replaced(&self.rope, &new);
+                    self.rope = new;
+                }
+                Some(range) => {
+                    let start = position::to_char_clamped(&self.rope, range.start, enc);
+                    let end = position::to_char_clamped(&self.rope, range.end, enc).max(start);
+                    let (first, old_count, new_count) = touched_lines(&self.rope, start, end, &change.text);
+                    self.rope.remove(start..end);
+                    self.rope.insert(start, &change.text);
+                    self.hints.edited(first, old_count, new_count);
+                    self.errors.edited(first, old_count, new_count);
+                }
+            }
+        }
+        self.hints.verify(&self.rope);
+        self.errors.verify(&self.rope);
+        self.version = version;
+    }
+
+    pub fn set_results(&mut self, hints: Vec<Anchored<LineResult>>, errors: Vec<Anchored<RuntimeError>>) {
+        self.hints.set(hints);
+        self.errors.set(errors);
+    }
+}
+
+/// Which old lines an edit replaces and by how many new lines. Replacing
+/// whole lines (start and end at column 0, inserted text ending in a newline
+/// or empty) leaves the neighbouring lines untouched, so inserting a prefix
+/// above a line does not count as editing that line.
+fn touched_lines(rope: &Rope, start: usize, end: usize, text: &str) -> (u32, u32, u32) {
+    let first = rope.char_to_line(start);
+    let last = rope.char_to_line(end);
+    let newlines = text.matches('\n').count() as u32;
+    let at_line_start = |c: usize| rope.line_to_char(rope.char_to_line(c)) == c;
+    if at_line_start(start) && at_line_start(end) && (text.is_empty() || text.ends_with('\n')) {
+        (first as u32, (last - first) as u32, newlines)
+    } else {
+        (first as u32, (last - first + 1) as u32, newlines + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower_lsp_server::lsp_types::{Position, Range};
+
+    fn change(l1: u32, c1: u32, l2: u32, c2: u32, text: &str) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(l1, c1), Position::new(l2, c2))),
+            range_length: None,
+            text: text.into(),
+        }
+    }
+
+    fn doc(text: &str) -> Document {
+        Document::new("file:///t/a.py".parse().unwrap(), Language::Python, 1, text)
+    }
+
+    fn result(hits: u64) -> LineResult {
+        LineResult { executable: true, hits, values: vec![] }
+    }
+
+    #[test]
+    fn incremental_edits_in_utf16_on_emoji_lines() {
+        let mut d = doc("s = '😀'\nt = 1\n");
+        // Replace `1` (after the emoji line) and append after the emoji.
+        d.apply(vec![change(1, 4, 1, 5, "2"), change(0, 8, 0, 8, "!")], 2, Encoding::Utf16);
+        assert_eq!(d.rope.to_string(), "s = '😀'!\nt = 2\n");
+        assert_eq!(d.version, 2);
+        d.apply(vec![change(0, 11, 0, 11, "?")], 3, Encoding::Utf8);
+        assert_eq!(d.rope.to_string(), "s = '😀'!?\nt = 2\n");
+    }
+
+    #[test]
+    fn full_sync_replaces_the_text() {
+        let mut d = doc("a\n");
+        d.apply(vec![TextDocumentContentChangeEvent { range: None, range_length: None, text: "漢字\n".into() }], 5, Encoding::Utf16);
+        assert_eq!(d.rope.to_string(), "漢字\n");
+    }
+
+    #[test]
+    fn out_of_range_changes_are_clamped() {
+        let mut d = doc("a\n");
+        d.apply(vec![change(9, 0, 9, 0, "z")], 2, Encoding::Utf16);
+        assert_eq!(d.rope.to_string(), "a\nz");
+    }
+
+    #[test]
+    fn hints_follow_an_inserted_prefix_and_vanish_on_their_own_edit() {
+        let mut d = doc("x = s.strip()\nprint(x)\n");
+        d.set_results(
+            vec![
+                Anchored { line: 0, text: "x = s.strip()".into(), value: result(1) },
+                Anchored { line: 1, text: "print(x)".into(), value: result(1) },
+            ],
+            vec![],
+        );
+        d.apply(vec![change(0, 0, 0, 0, "s = 'a'\n\n")], 2, Encoding::Utf16);
+        assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![2, 3]);
+        d.apply(vec![change(3, 6, 3, 7, "s")], 3, Encoding::Utf16);
+        assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![2]);
+        // Deleting the prefix moves it back up.
+        d.apply(vec![change(0, 0, 2, 0, "")], 4, Encoding::Utf16);
+        assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![0]);
+    }
+
+    #[test]
+    fn language_from_id_or_extension() {
+        let uri: Uri = "file:///t/notes.md".parse().unwrap();
+        assert_eq!(Language::from_id("markdown", &uri), Language::Markdown);
+        assert_eq!(Language::from_id("", &uri), Language::Markdown);
+        assert_eq!(Language::from_id("python", &uri), Language::Python);
+        assert_eq!(Language::from_id("rust", &"file:///a.rs".parse().unwrap()), Language::Other);
+    }
+}

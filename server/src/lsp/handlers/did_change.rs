@@ -1,0 +1,26 @@
+//! `textDocument/didChange`: apply full or incremental changes to the rope
+//! (hints and the runtime error follow their lines), mark a run of this
+//! document stale, re-publish diagnostics.
+
+use crate::lsp::publish;
+use crate::lsp::state::{lock, State};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use tower_lsp_server::lsp_types::DidChangeTextDocumentParams;
+
+pub fn handle(state: &Arc<State>, params: DidChangeTextDocumentParams) {
+    let enc = state.encoding();
+    let uri = params.text_document.uri;
+    {
+        let mut docs = lock(&state.docs);
+        let Some(doc) = docs.get_mut(&uri) else {
+            tracing::warn!("didChange for {} which is not open", uri.as_str());
+            return;
+        };
+        doc.apply(params.content_changes, params.text_document.version, enc);
+    }
+    if let Some(run) = lock(&state.runs).get(&uri) {
+        run.stale.store(true, Ordering::SeqCst);
+    }
+    publish::schedule(state, &uri);
+}

@@ -1,0 +1,116 @@
+//! Publishing diagnostics: static findings of every Python region plus the
+//! runtime error of the last run, computed on a snapshot off the message
+//! loop and dropped when the document moved on meanwhile.
+
+use super::convert;
+use super::chunks;
+use super::document::Snapshot;
+use super::regions;
+use super::state::{lock, EnvStatus, State};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use tower_lsp_server::lsp_types::{Diagnostic, Uri};
+
+/// Recompute and publish the diagnostics of `uri` (spawned; returns at once).
+pub fn schedule(state: &Arc<State>, uri: &Uri) {
+    let (snapshot, runtime) = {
+        let docs = lock(&state.docs);
+        let Some(doc) = docs.get(uri) else { return };
+        (doc.snapshot(), doc.errors.clone())
+    };
+    let state = state.clone();
+    tokio::spawn(async move {
+        let enc = state.encoding();
+        let compute_state = state.clone();
+        let snap = snapshot.clone();
+        let computed = tokio::task::spawn_blocking(move || {
+            let mut diags = compute(&compute_state, &snap);
+            diags.extend(runtime.iter().map(|e| convert::runtime_diagnostic(&snap.rope, e, enc)));
+            diags
+        })
+        .await;
+        let Ok(diags) = computed else { return };
+        let current = lock(&state.docs).get(&snapshot.uri).map(|d| d.version);
+        if current == Some(snapshot.version) {
+            state.client.publish_diagnostics(snapshot.uri.clone(), diags, Some(snapshot.version)).await;
+        }
+    });
+}
+
+/// Re-publish every open document (the environment became known, settings changed).
+pub fn schedule_all(state: &Arc<State>) {
+    for uri in state.open_uris() {
+        schedule(state, &uri);
+    }
+}
+
+/// The static diagnostics of a snapshot. Blocking (file checks, analysis).
+pub fn compute(state: &Arc<State>, snap: &Snapshot) -> Vec<Diagnostic> {
+    let enc = state.encoding();
+    let resource_dir = state.settings().resource_dir;
+    let loaded = state.engine.peek();
+    let stdlib = loaded.as_ref().map(|l| &l.stdlib);
+    let folder = snap.folder();
+    let exists = |p: &str| {
+        let path = std::path::Path::new(p);
+        if path.is_absolute() {
+            return path.exists();
+        }
+        match &folder {
+            Some(dir) => dir.join(p).exists() || dir.join(&resource_dir).join(p).exists(),
+            None => true,
+        }
+    };
+    let regions = regions::python_regions(snap);
+    let mut cache = lock(&state.analyses).remove(&snap.uri).unwrap_or_default();
+    let analysed = cache.analyse(&regions);
+    if lock(&state.docs).contains_key(&snap.uri) {
+        lock(&state.analyses).insert(snap.uri.clone(), cache);
+    }
+    let mut missing = |dists| env_missing(state, dists);
+    chunks::document_findings(&analysed, stdlib, &mut missing, &exists).iter().map(|f| convert::diagnostic(&snap.rope, f, enc)).collect()
+}
+
+/// What the environment for `dists` lacks, if known; else start finding out
+/// (and re-publish everything when known).
+fn env_missing(state: &Arc<State>, dists: BTreeSet<String>) -> Option<Vec<String>> {
+    if dists.is_empty() {
+        return Some(Vec::new());
+    }
+    {
+        let mut status = lock(&state.env_status);
+        match status.get(&dists) {
+            Some(EnvStatus::Missing(m)) => return Some(m.clone()),
+            Some(EnvStatus::Checking) | Some(EnvStatus::Unknown) => return None,
+            None => {
+                status.insert(dists.clone(), EnvStatus::Checking);
+            }
+        }
+    }
+    let state = state.clone();
+    let Ok(rt) = tokio::runtime::Handle::try_current() else { return None };
+    rt.spawn(async move {
+        let check_state = state.clone();
+        let key = dists.clone();
+        let result = tokio::task::spawn_blocking(move || {
+            let loaded = check_state.engine.peek()?;
+            loaded.envs.prepare(&key, false).ok().map(|env| env.missing)
+        })
+        .await
+        .ok()
+        .flatten();
+        let status = match result {
+            Some(m) => EnvStatus::Missing(m),
+            None => EnvStatus::Unknown,
+        };
+        lock(&state.env_status).insert(dists, status);
+        schedule_all(&state);
+    });
+    None
+}
+
+/// Forget what is known about environments (after an install, or when the
+/// interpreter or cache changed).
+pub fn forget_environments(state: &Arc<State>) {
+    lock(&state.env_status).clear();
+}

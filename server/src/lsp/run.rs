@@ -1,0 +1,473 @@
+//! One "Make this runnable" run, from the request to the applied result.
+//!
+//! `start` (synchronous, called by a handler) takes a snapshot, picks the
+//! fragment, claims the document's single run slot and spawns `run_task`,
+//! which: opens work-done progress; prepares the environment on a blocking
+//! thread (and asks before installing, per `installPolicy`); runs the
+//! engine's `fix` in `spawn_blocking` with a `Progress` bridge whose
+//! `cancelled` hook is the run's flag; then, only if the document is still at
+//! the version that ran, pins hints and the runtime error to its lines and
+//! sends one `workspace/applyEdit`; finally `runnable/runFinished`.
+
+use super::config::{InstallPolicy, RUN_FINISHED};
+use super::convert::{self, EditOptions};
+use super::document::Snapshot;
+use super::position;
+use super::publish;
+use super::regions::{self, Fragment};
+use super::state::{lock, Cancel, LastRun, Loaded, RunHandle, State};
+use crate::fix::FixOptions;
+use crate::report::FixReport;
+use crate::synth::deterministic::Deterministic;
+use crate::synth::search::Progress;
+use crate::synth::session::Context;
+use crate::synth::Proposer;
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode};
+use tower_lsp_server::lsp_types::notification::Notification;
+use tower_lsp_server::lsp_types::request::WorkDoneProgressCreate;
+use tower_lsp_server::lsp_types::*;
+
+/// `{uri, version, range}`: the code action's data and the command's argument.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RunRequest {
+    pub uri: Uri,
+    #[serde(default)]
+    pub version: Option<i32>,
+    pub range: Range,
+}
+
+/// JSON-RPC "RequestFailed" (LSP 3.17).
+pub fn failed(message: impl Into<String>) -> Error {
+    Error { code: ErrorCode::ServerError(-32803), message: message.into().into(), data: None }
+}
+
+pub struct Started {
+    pub cancel: Arc<Cancel>,
+    /// The final status (`completed`, `raised`, ..., `cancelled`, `failed`).
+    pub done: oneshot::Receiver<String>,
+}
+
+/// Validate the request and start the run in the background.
+pub fn start(state: &Arc<State>, req: RunRequest, token: Option<ProgressToken>) -> Result<Started, Error> {
+    if state.shutting_down.load(Ordering::SeqCst) {
+        return Err(failed("the server is shutting down"));
+    }
+    let enc = state.encoding();
+    let snap = state.snapshot(&req.uri).ok_or_else(|| Error::invalid_params(format!("{} is not open", req.uri.as_str())))?;
+    if let Some(v) = req.version {
+        if v != snap.version {
+            return Err(Error::content_modified());
+        }
+    }
+    position::check_range(&snap.rope, req.range, enc).map_err(|e| Error::invalid_params(e.to_string()))?;
+    let empty = req.range.start == req.range.end;
+    let start_line = req.range.start.line;
+    let mut end_line = req.range.end.line;
+    if !empty && req.range.end.character == 0 && end_line > start_line {
+        end_line -= 1;
+    }
+    let fragment = regions::fragment_for(&snap, start_line, end_line, empty).ok_or_else(|| failed("there is no Python code to run here"))?;
+    let handle = RunHandle { id: state.next_id(), cancel: Arc::new(Cancel::default()), token: None, stale: Arc::new(AtomicBool::new(false)) };
+    {
+        let mut runs = lock(&state.runs);
+        if runs.contains_key(&snap.uri) {
+            return Err(failed("Runnable is already running this document; cancel that run first"));
+        }
+        runs.insert(snap.uri.clone(), handle.clone());
+    }
+    let (tx, rx) = oneshot::channel();
+    let cancel = handle.cancel.clone();
+    let task_state = state.clone();
+    tokio::spawn(async move {
+        let uri = snap.uri.clone();
+        let id = handle.id;
+        let st = task_state.clone();
+        // A panic in the run is reported like any failure; the slot is freed.
+        let outcome = tokio::spawn(run_task(task_state.clone(), snap, fragment, handle, token)).await;
+        let status = match outcome {
+            Ok(status) => status,
+            Err(e) => {
+                release(&st, &uri, id);
+                st.client.show_message(MessageType::ERROR, format!("Runnable: the run failed: {e}")).await;
+                "failed".to_string()
+            }
+        };
+        let _ = tx.send(status);
+    });
+    Ok(Started { cancel, done: rx })
+}
+
+/// Free the document's run slot (if still ours).
+fn release(state: &State, uri: &Uri, id: u64) {
+    let mut runs = lock(&state.runs);
+    if runs.get(uri).is_some_and(|r| r.id == id) {
+        runs.remove(uri);
+    }
+}
+
+/// Cancel the run of `uri`; false when there is none.
+pub fn cancel_document(state: &State, uri: &Uri) -> bool {
+    match lock(&state.runs).get(uri) {
+        Some(run) => {
+            run.cancel.cancel();
+            true
+        }
+        None => false,
+    }
+}
+
+/// Cancel the run whose progress token this is.
+pub fn cancel_token(state: &State, token: &ProgressToken) -> bool {
+    let runs = lock(&state.runs);
+    match runs.values().find(|r| r.token.as_ref() == Some(token)) {
+        Some(run) => {
+            run.cancel.cancel();
+            true
+        }
+        None => false,
+    }
+}
+
+/// Work-done progress of one run (a no-op when the client has none).
+struct Reporter {
+    state: Arc<State>,
+    token: Option<ProgressToken>,
+}
+
+impl Reporter {
+    async fn begin(state: &Arc<State>, given: Option<ProgressToken>, run_id: u64, uri: &Uri) -> Reporter {
+        let mut token = given;
+        if token.is_none() && state.caps().work_done_progress {
+            let t = NumberOrString::String(format!("runnable/run/{run_id}"));
+            let created = tokio::time::timeout(
+                Duration::from_secs(10),
+                state.client.send_request::<WorkDoneProgressCreate>(WorkDoneProgressCreateParams { token: t.clone() }),
+            )
+            .await;
+            if matches!(created, Ok(Ok(()))) {
+                token = Some(t);
+            }
+        }
+        if let Some(t) = &token {
+            if let Some(run) = lock(&state.runs).get_mut(uri) {
+                run.token = Some(t.clone());
+            }
+        }
+        let r = Reporter { state: state.clone(), token };
+        r.send(WorkDoneProgress::Begin(WorkDoneProgressBegin {
+            title: "Runnable".into(),
+            cancellable: Some(true),
+            message: Some("environment".into()),
+            percentage: None,
+        }))
+        .await;
+        r
+    }
+
+    async fn send(&self, value: WorkDoneProgress) {
+        if let Some(token) = &self.token {
+            self.state
+                .client
+                .send_notification::<notification::Progress>(ProgressParams { token: token.clone(), value: ProgressParamsValue::WorkDone(value) })
+                .await;
+        }
+    }
+
+    async fn report(&self, message: String) {
+        self.send(WorkDoneProgress::Report(WorkDoneProgressReport { cancellable: Some(true), message: Some(message), percentage: None })).await;
+    }
+
+    async fn end(&self, message: String) {
+        self.send(WorkDoneProgress::End(WorkDoneProgressEnd { message: Some(message) })).await;
+    }
+}
+
+/// The engine's progress events, forwarded to the async side; `cancelled`
+/// is the run's flag.
+struct Bridge {
+    cancel: Arc<Cancel>,
+    tx: mpsc::UnboundedSender<String>,
+}
+
+impl Progress for Bridge {
+    fn exploring(&self, round: usize, coverage: f64) {
+        let _ = self.tx.send(format!("exploring: round {round}, coverage {:.0}%", coverage * 100.0));
+    }
+    fn evolving(&self, _variant: usize, _coverage: f64) {
+        let _ = self.tx.send("evolving".into());
+    }
+    fn cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+}
+
+struct RunFinished;
+impl Notification for RunFinished {
+    type Params = serde_json::Value;
+    const METHOD: &'static str = RUN_FINISHED;
+}
+
+/// The whole run; returns its final status.
+async fn run_task(state: Arc<State>, snap: Snapshot, fragment: Fragment, handle: RunHandle, token: Option<ProgressToken>) -> String {
+    let progress = Reporter::begin(&state, token, handle.id, &snap.uri).await;
+    let (status, report, error) = match execute(&state, &snap, fragment, &handle, &progress).await {
+        Ok(Some(report)) => {
+            let status = convert::status_text(&report);
+            let error = convert::error_text(&report, fragment);
+            (status, Some(report), error)
+        }
+        Ok(None) => ("cancelled".to_string(), None, None),
+        Err(message) => {
+            state.client.show_message(MessageType::ERROR, format!("Runnable: {message}")).await;
+            ("failed".to_string(), None, Some(message))
+        }
+    };
+    let summary = match &report {
+        Some(r) => format!("{status}: {}/{} statements ran", r.coverage.covered.len(), r.coverage.executable.len()),
+        None => status.clone(),
+    };
+    progress.end(summary).await;
+    state.client.send_notification::<RunFinished>(convert::run_finished(&snap.uri, snap.version, &status, report.as_ref(), error)).await;
+    status
+}
+
+/// Environment, install question, the engine run, and applying the result.
+/// `Ok(None)` when cancelled.
+async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle: &RunHandle, progress: &Reporter) -> Result<Option<FixReport>, String> {
+    let settings = state.settings();
+    let source = snap.rope.to_string();
+    let lines = Some((fragment.start + 1, fragment.end + 1));
+
+    // 1. The environment: which distributions it lacks.
+    let env_state = state.clone();
+    let env_settings = settings.clone();
+    let env_source = source.clone();
+    let env = tokio::task::spawn_blocking(move || -> Result<(Arc<Loaded>, BTreeSet<String>, Vec<String>), String> {
+        let loaded = env_state.engine.get(&env_settings)?;
+        let dists = needed_distributions(&loaded, &env_source, lines);
+        let missing = if dists.is_empty() { Vec::new() } else { loaded.envs.prepare(&dists, false).map_err(|e| e.to_string())?.missing };
+        Ok((loaded, dists, missing))
+    });
+    let (loaded, dists, missing) = tokio::select! {
+        r = env => r.map_err(|e| format!("the environment check failed: {e}"))??,
+        _ = handle.cancel.cancelled() => { release(state, &snap.uri, handle.id); return Ok(None) }
+    };
+
+    // 2. Installing asks first.
+    let install = if missing.is_empty() {
+        false
+    } else {
+        let ask = decide_install(state, settings.install_policy, &dists, &missing);
+        tokio::select! {
+            answer = ask => answer,
+            _ = handle.cancel.cancelled() => { release(state, &snap.uri, handle.id); return Ok(None) }
+        }
+    };
+    if install {
+        progress.report(format!("environment: installing {}", missing.join(", "))).await;
+    }
+
+    // 3. The engine, on a blocking thread, with progress and cancellation.
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let bridge = Bridge { cancel: handle.cancel.clone(), tx };
+    let opts = FixOptions { lines, install, budget: settings.budget(), ..FixOptions::default() };
+    let run_loaded = loaded.clone();
+    let mut job = tokio::task::spawn_blocking(move || {
+        let result = run_loaded.engine.fix(&source, &opts, &bridge);
+        drop(run_loaded);
+        result
+    });
+    let result = loop {
+        tokio::select! {
+            Some(message) = rx.recv() => progress.report(message).await,
+            r = &mut job => break Some(r),
+            _ = handle.cancel.cancelled() => break None,
+        }
+    };
+    let Some(result) = result else {
+        // Cancelled: answer now; the engine stops at its next check and the
+        // document's slot is freed when it has.
+        let st = state.clone();
+        let uri = snap.uri.clone();
+        let id = handle.id;
+        tokio::spawn(async move {
+            let _ = job.await;
+            release(&st, &uri, id);
+        });
+        return Ok(None);
+    };
+    release(state, &snap.uri, handle.id);
+    if install {
+        publish::forget_environments(state);
+    }
+    let report = result.map_err(|e| format!("the run failed: {e}"))?.map_err(|e| e.to_string())?;
+    if handle.cancel.is_cancelled() {
+        return Ok(None);
+    }
+
+    // 4. The result, only onto the version that ran.
+    apply(state, snap, fragment, report.clone(), handle, &settings.resource_dir, if install { missing } else { Vec::new() }).await;
+    Ok(Some(report))
+}
+
+/// The distributions the engine will want: the fragment's imports and
+/// those its first prefix adds (as `Engine::fix` computes them).
+fn needed_distributions(loaded: &Loaded, source: &str, lines: Option<(u32, u32)>) -> BTreeSet<String> {
+    let fragment = match lines {
+        Some((a, b)) => source.lines().skip(a as usize - 1).take((b - a + 1) as usize).collect::<Vec<_>>().join("\n") + "\n",
+        None => source.to_string(),
+    };
+    let analysis = crate::analysis::analyze(&fragment);
+    if !analysis.syntax_errors.is_empty() {
+        return BTreeSet::new();
+    }
+    let ctx = Context { fragment: &fragment, analysis: &analysis, stdlib: &loaded.stdlib };
+    let mut modules: Vec<String> = analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()).map(|i| i.module.clone()).collect();
+    modules.extend(Deterministic.initial(&ctx).imported_modules());
+    crate::env::plan_imports(&modules, &loaded.stdlib).distributions
+}
+
+/// Whether to install `missing`, per the policy; asks the user (once per
+/// set of distributions in this session) under `ask`.
+async fn decide_install(state: &Arc<State>, policy: InstallPolicy, dists: &BTreeSet<String>, missing: &[String]) -> bool {
+    match policy {
+        InstallPolicy::Never => return false,
+        InstallPolicy::Always => return true,
+        InstallPolicy::Ask => {}
+    }
+    if let Some(answer) = lock(&state.install_answers).get(dists) {
+        return *answer;
+    }
+    let install = MessageActionItem { title: "Install".into(), properties: Default::default() };
+    let not_now = MessageActionItem { title: "Not now".into(), properties: Default::default() };
+    let message = format!(
+        "Runnable: this code imports {} from PyPI, not installed in its environment. Install into Runnable's cached environment?",
+        missing.join(", ")
+    );
+    let answer = state.client.show_message_request(MessageType::INFO, message, Some(vec![install, not_now])).await;
+    match answer {
+        Ok(Some(item)) => {
+            let yes = item.title == "Install";
+            lock(&state.install_answers).insert(dists.clone(), yes);
+            yes
+        }
+        // Dismissed or unsupported: not now, and ask again next time.
+        _ => false,
+    }
+}
+
+/// Apply a finished run to the document if it has not changed since.
+async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: FixReport, handle: &RunHandle, resource_dir: &str, installed_now: Vec<String>) {
+    let caps = state.caps();
+    let fragment_text = (fragment.start..=fragment.end).map(|l| position::line_text(&snap.rope, l as usize)).collect::<Vec<_>>().join("\n");
+    let mut last = LastRun {
+        uri: snap.uri.clone(),
+        version: snap.version,
+        fragment,
+        fragment_text,
+        report: report.clone(),
+        applied: false,
+        note: None,
+        created: Vec::new(),
+        installed_now,
+    };
+    let syntax_error = report.status == crate::report::Status::SyntaxError;
+    let edit = convert::result_edit(
+        snap,
+        fragment,
+        &report,
+        &EditOptions { resource_dir, document_changes: caps.document_changes, create_files: caps.create_files, encoding: caps.encoding },
+    );
+    // Pin the results to the lines of the version that ran, if it is still current.
+    let current = {
+        let mut docs = lock(&state.docs);
+        match docs.get_mut(&snap.uri) {
+            Some(doc) if doc.version == snap.version && !handle.stale.load(Ordering::SeqCst) => {
+                let (hints, errors) = convert::line_results(&report, fragment, &snap.rope);
+                doc.set_results(hints, errors);
+                true
+            }
+            _ => false,
+        }
+    };
+    if !current {
+        last.note = Some("the document changed during the run; the result was not applied".into());
+        state.client.show_message(MessageType::WARNING, "Runnable: the document changed during the run; result not applied").await;
+    } else if !syntax_error {
+        let written = write_files(&edit);
+        if let Err(e) = written {
+            last.note = Some(e.clone());
+            state.client.show_message(MessageType::WARNING, format!("Runnable: {e}")).await;
+        }
+        last.created = edit.created.clone();
+        if let Some(n) = &edit.note {
+            last.note = Some(n.clone());
+        }
+        let has_edit = edit.edit.document_changes.is_some() || edit.edit.changes.is_some();
+        let applied = if has_edit {
+            match state.client.apply_edit(edit.edit.clone()).await {
+                Ok(r) if r.applied => true,
+                Ok(r) => {
+                    let why = r.failure_reason.unwrap_or_else(|| "no reason given".into());
+                    state.client.show_message(MessageType::WARNING, format!("Runnable: the editor did not apply the result ({why})")).await;
+                    false
+                }
+                Err(e) => {
+                    state.client.show_message(MessageType::WARNING, format!("Runnable: the editor did not apply the result ({e})")).await;
+                    false
+                }
+            }
+        } else {
+            true
+        };
+        last.applied = applied;
+        if applied && caps.show_document {
+            if let Some(uri) = edit.show.clone() {
+                let _ = state.client.show_document(ShowDocumentParams { uri, external: Some(false), take_focus: Some(true), selection: None }).await;
+            }
+        }
+    }
+    lock(&state.last).insert(snap.uri.clone(), last);
+    *lock(&state.last_uri) = Some(snap.uri.clone());
+    publish::schedule(state, &snap.uri);
+    refresh_inlay_hints(state);
+}
+
+/// Files the server writes itself, and the folder the edit creates files in.
+fn write_files(edit: &convert::ResultEdit) -> Result<(), String> {
+    if let Some(dir) = &edit.folder {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    for (path, bytes) in &edit.write {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    // Subfolders of resources created through the edit.
+    if let Some(dir) = &edit.folder {
+        for path in &edit.created {
+            if let Some(parent) = path.parent().filter(|p| p.starts_with(dir)) {
+                let _ = std::fs::create_dir_all(parent);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Ask the client to re-request inlay hints (spawned, never awaited by a handler).
+pub fn refresh_inlay_hints(state: &Arc<State>) {
+    if !state.caps().inlay_hint_refresh {
+        return;
+    }
+    let state = state.clone();
+    tokio::spawn(async move {
+        let _ = state.client.inlay_hint_refresh().await;
+    });
+}

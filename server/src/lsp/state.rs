@@ -1,0 +1,225 @@
+//! The server's state. Every lock is a std `Mutex` held for a short,
+//! synchronous stretch (copy or update, then release): never across an
+//! `.await`, never while the engine runs.
+
+use super::config::Settings;
+use super::document::{Document, Snapshot};
+use super::position::Encoding;
+use super::regions::Fragment;
+use crate::env::EnvManager;
+use crate::exec::SandboxMode;
+use crate::fix::{Engine, EngineOptions};
+use crate::report::FixReport;
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::sync::Notify;
+use tower_lsp_server::lsp_types::{NumberOrString, Uri};
+use tower_lsp_server::Client;
+
+/// Lock, ignoring poisoning: a handler that panicked was turned into an
+/// error response, and the data it guarded is still consistent (every
+/// update is a single assignment or insert).
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What the client can do, from `initialize`.
+#[derive(Debug, Clone, Default)]
+pub struct ClientCaps {
+    pub encoding: Encoding,
+    pub work_done_progress: bool,
+    pub document_changes: bool,
+    pub create_files: bool,
+    pub show_document: bool,
+    pub inlay_hint_refresh: bool,
+}
+
+/// A run's cancellation: a flag the engine polls (`Progress::cancelled`)
+/// and a notification the async side waits on.
+#[derive(Debug, Default)]
+pub struct Cancel {
+    flag: AtomicBool,
+    notify: Notify,
+}
+
+impl Cancel {
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+        self.notify.notify_waiters();
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once cancelled.
+    pub async fn cancelled(&self) {
+        loop {
+            let notified = self.notify.notified();
+            if self.is_cancelled() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// The run going on for a document.
+#[derive(Debug, Clone)]
+pub struct RunHandle {
+    pub id: u64,
+    pub cancel: Arc<Cancel>,
+    pub token: Option<NumberOrString>,
+    /// Set when the document is edited during the run.
+    pub stale: Arc<AtomicBool>,
+}
+
+/// The last finished run of a document (for `runnable.showReport`).
+#[derive(Debug, Clone)]
+pub struct LastRun {
+    pub uri: Uri,
+    pub version: i32,
+    pub fragment: Fragment,
+    pub fragment_text: String,
+    pub report: FixReport,
+    pub applied: bool,
+    pub note: Option<String>,
+    pub created: Vec<PathBuf>,
+    pub installed_now: Vec<String>,
+}
+
+/// The engine and what diagnostics need from the environment, built once
+/// per (interpreter, cache dir) off the message loop.
+pub struct Loaded {
+    pub key: (Option<PathBuf>, Option<PathBuf>),
+    pub engine: Engine,
+    pub envs: EnvManager,
+    pub stdlib: BTreeSet<String>,
+}
+
+#[derive(Default)]
+pub struct EngineHost {
+    current: Mutex<Option<Arc<Loaded>>>,
+    /// Serialises building (held only on blocking threads).
+    building: Mutex<()>,
+}
+
+impl EngineHost {
+    /// The engine for these settings, building it if needed. Blocking: call
+    /// from `spawn_blocking`.
+    pub fn get(&self, settings: &Settings) -> Result<Arc<Loaded>, String> {
+        let key = (settings.interpreter.clone(), settings.cache_dir.clone());
+        if let Some(l) = self.peek().filter(|l| l.key == key) {
+            return Ok(l);
+        }
+        let _building = lock(&self.building);
+        if let Some(l) = self.peek().filter(|l| l.key == key) {
+            return Ok(l);
+        }
+        let engine = Engine::new(EngineOptions {
+            python: key.0.clone(),
+            cache_dir: key.1.clone(),
+            warm: true,
+            max_workers: 2,
+            sandbox: SandboxMode::Auto,
+        })
+        .map_err(|e| e.to_string())?;
+        let envs = EnvManager::new(engine.toolchain().clone(), key.1.clone());
+        let stdlib = envs.stdlib_modules().map_err(|e| e.to_string())?;
+        let loaded = Arc::new(Loaded { key, engine, envs, stdlib });
+        *lock(&self.current) = Some(loaded.clone());
+        Ok(loaded)
+    }
+
+    /// The engine if it is built (never blocks on building).
+    pub fn peek(&self) -> Option<Arc<Loaded>> {
+        lock(&self.current).clone()
+    }
+
+    /// Forget the engine (settings changed, or shutting down); it is dropped
+    /// (its workers killed) when the last run using it ends.
+    pub fn take(&self) -> Option<Arc<Loaded>> {
+        lock(&self.current).take()
+    }
+}
+
+/// Whether an environment lacks distributions, per set of distributions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EnvStatus {
+    Checking,
+    Missing(Vec<String>),
+    Unknown,
+}
+
+pub struct State {
+    pub client: Client,
+    pub docs: Mutex<HashMap<Uri, Document>>,
+    pub settings: Mutex<Settings>,
+    pub caps: Mutex<ClientCaps>,
+    pub root: Mutex<Option<PathBuf>>,
+    pub engine: EngineHost,
+    pub runs: Mutex<HashMap<Uri, RunHandle>>,
+    pub last: Mutex<HashMap<Uri, LastRun>>,
+    pub last_uri: Mutex<Option<Uri>>,
+    /// Install answers for this session, per set of distributions.
+    pub install_answers: Mutex<HashMap<BTreeSet<String>, bool>>,
+    pub env_status: Mutex<HashMap<BTreeSet<String>, EnvStatus>>,
+    /// Per-statement analyses of each open document (see `chunks`).
+    pub analyses: Mutex<HashMap<Uri, super::chunks::Cache>>,
+    pub shutting_down: AtomicBool,
+    counter: AtomicU64,
+}
+
+impl State {
+    pub fn new(client: Client) -> State {
+        State {
+            client,
+            docs: Mutex::default(),
+            settings: Mutex::default(),
+            caps: Mutex::default(),
+            root: Mutex::default(),
+            engine: EngineHost::default(),
+            runs: Mutex::default(),
+            last: Mutex::default(),
+            last_uri: Mutex::default(),
+            install_answers: Mutex::default(),
+            env_status: Mutex::default(),
+            analyses: Mutex::default(),
+            shutting_down: AtomicBool::new(false),
+            counter: AtomicU64::new(1),
+        }
+    }
+
+    pub fn next_id(&self) -> u64 {
+        self.counter.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub fn settings(&self) -> Settings {
+        lock(&self.settings).clone()
+    }
+
+    pub fn caps(&self) -> ClientCaps {
+        lock(&self.caps).clone()
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        lock(&self.caps).encoding
+    }
+
+    pub fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
+        lock(&self.docs).get(uri).map(Document::snapshot)
+    }
+
+    pub fn open_uris(&self) -> Vec<Uri> {
+        lock(&self.docs).keys().cloned().collect()
+    }
+
+    /// Cancel every run (shutdown).
+    pub fn cancel_all(&self) {
+        for run in lock(&self.runs).values() {
+            run.cancel.cancel();
+        }
+    }
+}

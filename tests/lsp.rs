@@ -1,0 +1,634 @@
+//! End-to-end tests of `runnable lsp`: the real binary over stdio, driven by
+//! a small JSON-RPC client (tests/support) that answers the server's
+//! requests like an editor and applies its edits.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use support::{column, uri, Client, Enc};
+
+const SHORT: Duration = Duration::from_secs(10);
+const RUN: Duration = Duration::from_secs(120);
+
+/// Tests that run the engine take turns: the machine has two cores, and a
+/// cancellation test must not wait behind another test's runs.
+static ENGINE: Mutex<()> = Mutex::new(());
+
+fn engine_turn() -> std::sync::MutexGuard<'static, ()> {
+    ENGINE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(repo().join("tests/fixtures").join(name)).unwrap()
+}
+
+/// Shared across tests (venvs are reused), under the target's temp dir.
+fn shared_cache() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("runnable-lsp-cache")
+}
+
+struct Session {
+    client: Client,
+    _dir: tempfile::TempDir,
+}
+
+impl Session {
+    fn start(options: Value, utf8: bool) -> Session {
+        let dir = tempfile::tempdir().unwrap();
+        let client = Client::start(dir.path());
+        let mut options = options;
+        if options.get("cacheDir").is_none() {
+            options["cacheDir"] = json!(shared_cache());
+        }
+        client.initialize(options, utf8);
+        Session { client, _dir: dir }
+    }
+
+    fn root(&self) -> &Path {
+        &self.client.root
+    }
+
+    /// Write `text` to `<root>/<name>` and open it.
+    fn open(&self, name: &str, language: &str, text: &str) -> String {
+        let path = self.root().join(name);
+        std::fs::write(&path, text).unwrap();
+        let u = uri(&path);
+        self.client.open(&u, language, text);
+        u
+    }
+
+    fn diagnostics(&self, u: &str, timeout: Duration, pred: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let msg = self
+            .client
+            .wait(timeout, |m| {
+                let p = &m["params"];
+                (m["method"] == "textDocument/publishDiagnostics" && p["uri"] == u && pred(p["diagnostics"].as_array().unwrap())).then(|| p.clone())
+            })
+            .unwrap_or_else(|| panic!("no matching diagnostics for {u}; got {:#?}", self.client.messages("textDocument/publishDiagnostics")));
+        msg["diagnostics"].as_array().unwrap().clone()
+    }
+
+    fn code_actions(&self, u: &str, range: Value, only: Option<Value>, diagnostics: Value) -> Result<Value, Value> {
+        let mut context = json!({"diagnostics": diagnostics});
+        if let Some(only) = only {
+            context["only"] = only;
+        }
+        self.client.request("textDocument/codeAction", json!({"textDocument": {"uri": u}, "range": range, "context": context}))
+    }
+
+    fn make_runnable(&self, u: &str, range: Value) {
+        let version = self.client.doc(u).version;
+        let r = self.client.request("workspace/executeCommand", json!({"command": "runnable.makeRunnable", "arguments": [{"uri": u, "version": version, "range": range}]}));
+        assert!(r.is_ok(), "{r:?}");
+    }
+
+    fn run_finished(&self, u: &str, timeout: Duration) -> Value {
+        self.client
+            .wait_for("runnable/runFinished", timeout, |p| p["uri"] == u)
+            .unwrap_or_else(|| panic!("no runFinished for {u}"))["params"]
+            .clone()
+    }
+
+    fn inlay_hints(&self, u: &str) -> Vec<Value> {
+        let lines = self.client.doc(u).text.split('\n').count() as u32;
+        let r = self.client.request("textDocument/inlayHint", json!({"textDocument": {"uri": u}, "range": range(0, 0, lines - 1, 0)}));
+        r.unwrap().as_array().cloned().unwrap_or_default()
+    }
+}
+
+fn range(l1: u32, c1: u32, l2: u32, c2: u32) -> Value {
+    json!({"start": {"line": l1, "character": c1}, "end": {"line": l2, "character": c2}})
+}
+
+fn codes(diags: &[Value]) -> Vec<String> {
+    diags.iter().map(|d| d["code"].as_str().unwrap_or("").to_string()).collect()
+}
+
+#[test]
+fn initialize_negotiates_the_position_encoding() {
+    let s = Session::start(json!({}), true);
+    assert_eq!(s.client.encoding(), Enc::Utf8);
+    let s16 = Session::start(json!({}), false);
+    assert_eq!(s16.client.encoding(), Enc::Utf16);
+    // Capabilities the editors rely on.
+    let dir = tempfile::tempdir().unwrap();
+    let c = Client::start(dir.path());
+    let init = c.initialize(json!({"cacheDir": shared_cache()}), false);
+    let caps = &init["capabilities"];
+    assert_eq!(caps["textDocumentSync"]["change"], 2, "incremental sync");
+    assert_eq!(caps["codeActionProvider"]["resolveProvider"], true);
+    let kinds = caps["codeActionProvider"]["codeActionKinds"].as_array().unwrap();
+    assert!(kinds.contains(&json!("refactor.rewrite.makeRunnable")), "{kinds:?}");
+    let commands = caps["executeCommandProvider"]["commands"].as_array().unwrap();
+    for c in ["runnable.makeRunnable", "runnable.showReport", "runnable.cancel"] {
+        assert!(commands.contains(&json!(c)), "{c}");
+    }
+    assert_eq!(caps["inlayHintProvider"], true);
+}
+
+#[test]
+fn diagnostics_for_undefined_names_unresolved_imports_and_missing_files() {
+    let s = Session::start(json!({"cacheDir": tempfile::tempdir().unwrap().keep()}), false);
+    let text = "import nosuchmodule_xyz\nimport tabulate\nx = np.array([1, 2])\nwith open(\"absent.txt\") as f:\n    print(f.read(), helper(x))\n";
+    let u = s.open("diag.py", "python", text);
+    let diags = s.diagnostics(&u, RUN, |d| codes(d).iter().filter(|c| *c == "unresolved-import").count() == 2);
+    let codes = codes(&diags);
+    assert!(diags.iter().all(|d| d["source"] == "runnable"), "{diags:#?}");
+    let find = |code: &str, needle: &str| {
+        diags.iter().find(|d| d["code"] == code && d["message"].as_str().unwrap().contains(needle)).unwrap_or_else(|| panic!("{code} {needle}: {diags:#?}")).clone()
+    };
+    let unknown = find("unresolved-import", "nosuchmodule_xyz");
+    assert_eq!(unknown["range"], range(0, 7, 0, 23));
+    let not_installed = find("unresolved-import", "not installed: run Make this runnable to install");
+    assert_eq!(not_installed["range"]["start"]["line"], 1);
+    let np = find("undefined-name", "`np`");
+    assert_eq!(np["range"], range(2, 4, 2, 6));
+    assert_eq!(np["data"]["fix"], "import numpy as np");
+    find("undefined-name", "`helper`");
+    let file = find("missing-file", "absent.txt");
+    assert_eq!(file["range"], range(3, 10, 3, 22));
+    assert_eq!(codes.len(), 5, "{diags:#?}");
+    // Published with the document version.
+    let published = s.client.wait_for("textDocument/publishDiagnostics", SHORT, |p| p["uri"] == u.as_str()).unwrap();
+    assert_eq!(published["params"]["version"], 1);
+
+    // Fixing the name removes its diagnostic at the next version.
+    let v = s.client.edit(&u, (2, 4), (2, 6), "sum");
+    let msg = s.client.wait_for("textDocument/publishDiagnostics", SHORT, |p| p["uri"] == u.as_str() && p["version"] == v).unwrap();
+    let after: Vec<Value> = msg["params"]["diagnostics"].as_array().unwrap().clone();
+    assert!(!after.iter().any(|d| d["message"].as_str().unwrap().contains("`np`")), "{after:#?}");
+
+    // Closing clears them.
+    s.client.notify("textDocument/didClose", json!({"textDocument": {"uri": u}}));
+    s.client.wait_for("textDocument/publishDiagnostics", SHORT, |p| p["uri"] == u.as_str() && p["diagnostics"] == json!([])).expect("cleared on close");
+}
+
+#[test]
+fn quick_fix_adds_the_conventional_import() {
+    let s = Session::start(json!({}), false);
+    let u = s.open("qf.py", "python", "\"\"\"Doc.\"\"\"\nx = np.zeros(3)\nc = Counter(x)\n");
+    let diags = s.diagnostics(&u, SHORT, |d| codes(d).iter().filter(|c| *c == "undefined-name").count() == 2);
+    let np = diags.iter().find(|d| d["message"].as_str().unwrap().contains("`np`")).unwrap().clone();
+    let actions = s.code_actions(&u, np["range"].clone(), Some(json!(["quickfix"])), json!([np])).unwrap();
+    let actions = actions.as_array().unwrap();
+    assert_eq!(actions.len(), 1, "{actions:#?}");
+    let a = &actions[0];
+    assert_eq!(a["kind"], "quickfix");
+    let edit = &a["edit"]["documentChanges"][0];
+    assert_eq!(edit["textDocument"]["version"], 1);
+    assert_eq!(edit["edits"][0]["newText"], "import numpy as np\n");
+    assert_eq!(edit["edits"][0]["range"], range(1, 0, 1, 0), "after the docstring");
+    let counter = diags.iter().find(|d| d["message"].as_str().unwrap().contains("`Counter`")).unwrap().clone();
+    let actions = s.code_actions(&u, counter["range"].clone(), None, json!([counter])).unwrap();
+    let fix = actions.as_array().unwrap().iter().find(|a| a["kind"] == "quickfix").unwrap();
+    assert_eq!(fix["edit"]["documentChanges"][0]["edits"][0]["newText"], "from collections import Counter\n");
+}
+
+#[test]
+fn make_runnable_is_listed_instantly_with_data_and_no_edit() {
+    let s = Session::start(json!({}), false);
+    let text = "import os\n\ndef area(w, h):\n    total = w * h\n    return total\n\nprint(area(2, 3))\n";
+    let u = s.open("list.py", "python", text);
+    let t = Instant::now();
+    let actions = s.code_actions(&u, range(3, 4, 4, 16), None, json!([])).unwrap();
+    assert!(t.elapsed() < Duration::from_secs(2), "listing took {:?}", t.elapsed());
+    let a = actions.as_array().unwrap().iter().find(|a| a["kind"] == "refactor.rewrite.makeRunnable").expect("listed").clone();
+    assert_eq!(a["title"], "Make this runnable");
+    assert!(a.get("edit").is_none() || a["edit"].is_null(), "{a}");
+    assert_eq!(a["data"]["uri"], u.as_str());
+    assert_eq!(a["data"]["version"], 1);
+    assert_eq!(a["data"]["range"], range(3, 0, 4, 16));
+    // No run started: nothing but diagnostics came back.
+    assert!(s.client.messages("window/workDoneProgress/create").is_empty());
+
+    // Empty selection: the enclosing top-level function.
+    let actions = s.code_actions(&u, range(3, 6, 3, 6), Some(json!(["refactor"])), json!([])).unwrap();
+    let a = &actions.as_array().unwrap()[0];
+    assert_eq!(a["data"]["range"], range(2, 0, 4, 16));
+    // context.only is respected.
+    let actions = s.code_actions(&u, range(3, 6, 3, 6), Some(json!(["quickfix"])), json!([])).unwrap();
+    assert!(actions.as_array().unwrap().is_empty(), "{actions}");
+    // Nothing on a blank line between statements.
+    let actions = s.code_actions(&u, range(5, 0, 5, 0), None, json!([])).unwrap();
+    assert!(actions.as_array().unwrap().is_empty(), "{actions}");
+
+    // Markdown: the ```python fence around the cursor.
+    let md = "# Notes\n\n```python\nfields = line.split(',')\nprint(fields)\n```\n";
+    let m = s.open("notes.md", "markdown", md);
+    let actions = s.code_actions(&m, range(3, 2, 3, 2), None, json!([])).unwrap();
+    let a = &actions.as_array().unwrap()[0];
+    assert_eq!(a["kind"], "refactor.rewrite.makeRunnable");
+    assert_eq!(a["data"]["range"], range(3, 0, 4, 13));
+    let actions = s.code_actions(&m, range(0, 0, 0, 0), None, json!([])).unwrap();
+    assert!(actions.as_array().unwrap().is_empty(), "outside a fence: {actions}");
+}
+
+#[test]
+fn make_runnable_inserts_the_prefix_reports_progress_and_hints() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let text = fixture("string_from_methods.py");
+    let u = s.open("strings.py", "python", &text);
+    s.make_runnable(&u, range(0, 0, 3, 0));
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(done["version"], 1);
+    assert_eq!(done["covered"], 2);
+    assert_eq!(done["executable"], 2);
+    assert_eq!(done["ratio"], 1.0);
+
+    // Progress: created, begun, reported, ended.
+    let create = &s.client.messages("window/workDoneProgress/create")[0];
+    let token = create["params"]["token"].clone();
+    let progress: Vec<Value> = s.client.messages("$/progress").into_iter().filter(|p| p["params"]["token"] == token).map(|p| p["params"]["value"].clone()).collect();
+    assert_eq!(progress.first().unwrap()["kind"], "begin", "{progress:#?}");
+    assert_eq!(progress.first().unwrap()["title"], "Runnable");
+    assert_eq!(progress.first().unwrap()["message"], "environment");
+    assert!(progress.iter().any(|p| p["kind"] == "report" && p["message"].as_str().unwrap().starts_with("exploring: round ")), "{progress:#?}");
+    assert_eq!(progress.last().unwrap()["kind"], "end");
+
+    // The edit: prefix above the fragment, applied at the version that ran.
+    let edits = s.client.messages("workspace/applyEdit");
+    assert_eq!(edits.len(), 1);
+    let change = &edits[0]["params"]["edit"]["documentChanges"][0];
+    assert_eq!(change["textDocument"]["version"], 1);
+    let doc = s.client.doc(&u);
+    let lines: Vec<&str> = doc.text.lines().collect();
+    assert!(lines[0].starts_with("record_line = "), "{}", doc.text);
+    assert_eq!(lines[1], "");
+    assert_eq!(&lines[2..], text.lines().collect::<Vec<_>>().as_slice(), "the fragment is unchanged below the prefix");
+
+    // Hints on the moved lines: `fields = ...` was line 1, now line 3.
+    s.client.wait_for("workspace/inlayHint/refresh", SHORT, |_| true).expect("inlay hint refresh");
+    let hints = s.inlay_hints(&u);
+    let on = |line: u64| hints.iter().filter(|h| h["position"]["line"] == line).map(|h| h["label"].as_str().unwrap().to_string()).collect::<Vec<_>>();
+    assert_eq!(on(3)[0], "ran ×1", "{hints:#?}");
+    assert!(on(3)[1].starts_with("= ['The quick"), "{hints:#?}");
+    assert_eq!(on(4), vec!["ran ×1"], "{hints:#?}");
+    assert!(on(2).is_empty() && on(0).is_empty(), "no hints on the comment or the prefix: {hints:#?}");
+    // The hint sits at the end of its line.
+    let h = hints.iter().find(|h| h["position"]["line"] == 3).unwrap();
+    assert_eq!(h["position"]["character"].as_u64().unwrap() as usize, lines[3].encode_utf16().count());
+
+    // Editing a hinted line drops its hints; the others stay.
+    s.client.edit(&u, (4, 0), (4, 0), "# ");
+    let hints = s.inlay_hints(&u);
+    assert!(hints.iter().all(|h| h["position"]["line"] == 3), "{hints:#?}");
+
+    // Hints can be switched off.
+    s.client.notify("workspace/didChangeConfiguration", json!({"settings": {"runnable": {"cacheDir": shared_cache(), "hints": {"coverage": false}}}}));
+    let hints = s.inlay_hints(&u);
+    assert!(hints.iter().all(|h| h["label"].as_str().unwrap().starts_with('=')), "{hints:#?}");
+
+    // The report.
+    let report = s.client.request("workspace/executeCommand", json!({"command": "runnable.showReport", "arguments": [{"uri": u}]})).unwrap();
+    let path = support::path_of(report.as_str().unwrap());
+    let md = std::fs::read_to_string(&path).unwrap();
+    assert!(md.contains("| `record_line` | str |"), "{md}");
+    assert!(md.contains("2/2"), "{md}");
+    s.client.wait_for("window/showDocument", SHORT, |p| p["uri"] == report).expect("report opened");
+}
+
+#[test]
+fn resolve_runs_and_creates_resource_files_next_to_the_document() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let text = fixture("missing_file.py");
+    let u = s.open("inventory.py", "python", &text);
+    s.diagnostics(&u, SHORT, |d| codes(d).contains(&"missing-file".to_string()));
+    let actions = s.code_actions(&u, range(0, 0, 4, 0), Some(json!(["refactor.rewrite"])), json!([])).unwrap();
+    let action = actions.as_array().unwrap()[0].clone();
+    // The resolve request stays open for the run and comes back without an edit.
+    let resolved = s.client.request_async("codeAction/resolve", action);
+    let result = s.client.response(resolved, RUN).expect("resolved");
+    assert_eq!(result["kind"], "refactor.rewrite.makeRunnable");
+    let done = s.run_finished(&u, SHORT);
+    assert_eq!(done["status"], "completed", "{done}");
+
+    let edit = &s.client.messages("workspace/applyEdit")[0]["params"]["edit"];
+    let ops = edit["documentChanges"].as_array().unwrap();
+    let create = ops.iter().find(|o| o["kind"] == "create").expect("a CreateFile");
+    assert!(create["uri"].as_str().unwrap().ends_with("/.runnable/inventory.txt"), "{create}");
+    let created = s.root().join(".runnable/inventory.txt");
+    assert!(!std::fs::read_to_string(&created).unwrap().is_empty());
+    let doc = s.client.doc(&u).text;
+    assert!(doc.contains("os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), \".runnable\"))"), "{doc}");
+    // The file now exists where the code looks: the diagnostic goes.
+    s.diagnostics(&u, SHORT, |d| !codes(d).contains(&"missing-file".to_string()));
+    // And the result really runs from the document's folder.
+    let out = std::process::Command::new("python3").arg(s.root().join("inventory.py")).current_dir("/").output().unwrap();
+    std::fs::write(s.root().join("inventory.py"), &doc).unwrap();
+    let out2 = std::process::Command::new("python3").arg(s.root().join("inventory.py")).current_dir("/").output().unwrap();
+    assert!(!out.status.success(), "the original does not run");
+    assert!(out2.status.success(), "{}", String::from_utf8_lossy(&out2.stderr));
+}
+
+#[test]
+fn declining_the_install_prompt_installs_nothing() {
+    let _turn = engine_turn();
+    let cache = tempfile::tempdir().unwrap();
+    let s = Session::start(json!({"cacheDir": cache.path(), "installPolicy": "ask"}), false);
+    s.client.set_message_answer(Some("Not now"));
+    let u = s.open("table.py", "python", "import tabulate\nprint(tabulate.tabulate([[1, 2]]))\n");
+    s.make_runnable(&u, range(0, 0, 0, 0));
+    let ask = s.client.wait_for("window/showMessageRequest", RUN, |_| true).expect("asked before installing");
+    let p = &ask["params"];
+    assert!(p["message"].as_str().unwrap().contains("tabulate"), "{p}");
+    let titles: Vec<&str> = p["actions"].as_array().unwrap().iter().map(|a| a["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, vec!["Install", "Not now"]);
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "raised", "{done}");
+    assert!(done["error"].as_str().unwrap().contains("ModuleNotFoundError"), "{done}");
+    // Nothing installed anywhere in the cache.
+    let found = walk(cache.path()).into_iter().any(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("tabulate")));
+    assert!(!found, "tabulate was installed");
+    // The answer is remembered for this set of packages: no second prompt.
+    s.make_runnable(&u, range(0, 0, 0, 0));
+    s.client.wait(RUN, |m| (m["method"] == "runnable/runFinished").then_some(())).unwrap();
+    let deadline = Instant::now() + RUN;
+    while s.client.messages("runnable/runFinished").len() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(s.client.messages("window/showMessageRequest").len(), 1);
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() && !p.is_symlink() {
+                out.extend(walk(&p));
+            }
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_long_run_is_cancelled_through_its_progress() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({"budgetSeconds": 30}), false);
+    let u = s.open("spin.py", "python", "while True:\n    pass\n");
+    s.make_runnable(&u, range(0, 0, 1, 8));
+    let begin = s.client.wait_for("$/progress", RUN, |p| p["value"]["kind"] == "begin").expect("progress begins");
+    let token = begin["params"]["token"].clone();
+    assert_eq!(begin["params"]["value"]["cancellable"], true);
+    std::thread::sleep(Duration::from_millis(1500));
+    let t = Instant::now();
+    s.client.notify("window/workDoneProgress/cancel", json!({"token": token}));
+    s.client.wait_for("$/progress", SHORT, |p| p["token"] == token && p["value"]["kind"] == "end").expect("progress ends");
+    assert!(t.elapsed() < Duration::from_secs(3), "ended after {:?}", t.elapsed());
+    let done = s.run_finished(&u, SHORT);
+    assert_eq!(done["status"], "cancelled");
+    assert!(s.client.messages("workspace/applyEdit").is_empty());
+    // Cancelling with the command when nothing runs says so.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let r = s.client.request("workspace/executeCommand", json!({"command": "runnable.cancel", "arguments": [{"uri": u}]})).unwrap();
+        if r == json!(false) || Instant::now() > deadline {
+            assert_eq!(r, json!(false), "the cancelled run never freed its slot");
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn an_edit_during_the_run_means_nothing_is_applied() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let u = s.open("slow.py", "python", "import time\ntime.sleep(2)\nprint(greeting.upper())\n");
+    s.make_runnable(&u, range(0, 0, 2, 0));
+    s.client.wait_for("$/progress", RUN, |p| p["value"]["kind"] == "begin").expect("progress begins");
+    s.client.edit(&u, (0, 0), (0, 0), "# edited\n");
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["version"], 1);
+    assert!(s.client.messages("workspace/applyEdit").is_empty(), "a stale edit was sent");
+    let warn = s.client.wait_for("window/showMessage", SHORT, |p| p["message"].as_str().unwrap().contains("document changed during the run; result not applied"));
+    assert!(warn.is_some());
+    assert!(s.inlay_hints(&u).is_empty(), "no hints from a stale run");
+}
+
+#[test]
+fn garbage_gets_error_responses_and_the_server_keeps_serving() {
+    let s = Session::start(json!({}), false);
+    let u = s.open("g.py", "python", "x = 1\n");
+    // Not JSON at all.
+    s.client.send_raw(b"Content-Length: 9\r\n\r\n{not json");
+    let parse = s.client.wait(SHORT, |m| (m["error"]["code"] == -32700).then(|| m.clone())).expect("parse error response");
+    assert_eq!(parse["id"], Value::Null);
+    // Not a JSON-RPC message (the method is not a string), and a request without a method.
+    s.client.send(json!({"jsonrpc": "2.0", "id": 901, "method": 5}));
+    s.client.wait(SHORT, |m| (m["error"]["code"] == -32600).then_some(())).expect("invalid request");
+    s.client.send(json!([1, 2]));
+    s.client.send(json!({"jsonrpc": "1.0", "id": 902, "method": "initialize"}));
+    s.client.wait(SHORT, |m| (m["id"] == 902 && m["error"]["code"] == -32600).then_some(())).expect("wrong version");
+    s.client.send_raw(b"this is not a header\r\n");
+    s.client.send(json!({"jsonrpc": "2.0", "id": 900, "params": {}}));
+    s.client.wait(SHORT, |m| (m["id"] == 900 && m["error"]["code"] == -32601).then_some(())).expect("no such method");
+    // Unknown method.
+    let r = s.client.request("runnable/nonsense", json!({}));
+    assert_eq!(r.unwrap_err()["code"], -32601);
+    // Out-of-range positions and a range past the end.
+    let r = s.code_actions(&u, range(40, 0, 40, 3), None, json!([]));
+    assert_eq!(r.unwrap_err()["code"], -32602);
+    let r = s.client.request("textDocument/inlayHint", json!({"textDocument": {"uri": u}, "range": range(0, 0, 99, 0)}));
+    assert_eq!(r.unwrap_err()["code"], -32602);
+    let r = s.client.request("workspace/executeCommand", json!({"command": "runnable.makeRunnable", "arguments": [{"uri": u, "range": range(7, 0, 3, 0)}]}));
+    assert_eq!(r.unwrap_err()["code"], -32602);
+    let r = s.client.request("workspace/executeCommand", json!({"command": "runnable.makeRunnable", "arguments": ["nonsense"]}));
+    assert_eq!(r.unwrap_err()["code"], -32602);
+    let r = s.client.request("workspace/executeCommand", json!({"command": "runnable.noSuchCommand"}));
+    assert_eq!(r.unwrap_err()["code"], -32602);
+    let r = s.client.request("codeAction/resolve", json!({"title": "Make this runnable", "kind": "refactor.rewrite.makeRunnable", "data": {"uri": 3}}));
+    assert_eq!(r.unwrap_err()["code"], -32602);
+    // An edit past the end is clamped, not a crash.
+    s.client.notify("textDocument/didChange", json!({"textDocument": {"uri": u, "version": 2}, "contentChanges": [{"range": range(50, 0, 60, 0), "text": "y = 2\n"}]}));
+    // Still serving.
+    let actions = s.code_actions(&u, range(0, 0, 0, 0), None, json!([])).unwrap();
+    assert_eq!(actions.as_array().unwrap()[0]["data"]["version"], 2);
+}
+
+#[test]
+fn emoji_and_cjk_lines_in_utf16_and_utf8() {
+    let text = "s = \"😀漢字\"; t = np.pi\n";
+    let byte_col = text.find("np").unwrap();
+    for utf8 in [false, true] {
+        let s = Session::start(json!({}), utf8);
+        let enc = s.client.encoding();
+        let u = s.open(if utf8 { "u8.py" } else { "u16.py" }, "python", text);
+        let diags = s.diagnostics(&u, SHORT, |d| !d.is_empty());
+        let np = diags.iter().find(|d| d["code"] == "undefined-name").unwrap();
+        let start = column(text, byte_col, enc);
+        assert_eq!(np["range"], range(0, start, 0, start + 2), "{enc:?}");
+        assert_eq!(start, if utf8 { 22 } else { 16 });
+        // An incremental edit after the emoji, in the same encoding.
+        let v = s.client.edit(&u, (0, start), (0, start + 2), "math");
+        let msg = s
+            .client
+            .wait_for("textDocument/publishDiagnostics", SHORT, |p| p["uri"] == u.as_str() && p["version"] == v && p["diagnostics"][0]["data"]["fix"] == "import math")
+            .expect("the renamed name, with its fix");
+        let d = &msg["params"]["diagnostics"][0];
+        assert!(d["message"].as_str().unwrap().contains("`math`"), "{d}");
+        assert_eq!(d["range"], range(0, start, 0, start + 4));
+        assert_eq!(d["data"]["fix"], "import math");
+    }
+}
+
+#[test]
+fn shutdown_and_exit_leave_no_process_behind() {
+    let _turn = engine_turn();
+    let mut s = Session::start(json!({}), false);
+    let u = s.open("live.py", "python", &fixture("dict_from_keys.py"));
+    s.make_runnable(&u, range(0, 0, 3, 0));
+    s.run_finished(&u, RUN);
+    let pid = s.client.pid();
+    let children = support::descendants(pid);
+    assert!(!children.is_empty(), "the engine keeps warm workers");
+    let status = s.client.shutdown_and_exit(Duration::from_secs(30)).expect("the server exits");
+    assert!(status.success(), "{status:?}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while children.iter().any(|c| support::alive(*c)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let left: Vec<u32> = children.iter().copied().filter(|c| support::alive(*c)).collect();
+    assert!(left.is_empty(), "processes left behind: {left:?}");
+}
+
+#[test]
+fn a_markdown_fence_is_made_runnable_in_place() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let md = "# Notes\n\n```python\nwords = sentence.split()\nprint(len(words))\n```\n\nDone.\n";
+    let u = s.open("notes.md", "markdown", md);
+    s.make_runnable(&u, range(3, 0, 3, 0));
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "completed", "{done}");
+    let doc = s.client.doc(&u).text;
+    let lines: Vec<&str> = doc.lines().collect();
+    assert_eq!(lines[2], "```python");
+    assert!(lines[3].starts_with("sentence = "), "{doc}");
+    assert!(doc.contains("words = sentence.split()\nprint(len(words))\n```\n\nDone.\n"), "{doc}");
+}
+
+#[test]
+fn cancel_request_on_the_resolve_cancels_its_run() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({"budgetSeconds": 30}), false);
+    let u = s.open("spin2.py", "python", "while True:\n    pass\n");
+    let actions = s.code_actions(&u, range(0, 0, 0, 0), None, json!([])).unwrap();
+    let action = actions.as_array().unwrap().iter().find(|a| a["kind"] == "refactor.rewrite.makeRunnable").unwrap().clone();
+    let id = s.client.request_async("codeAction/resolve", action);
+    s.client.wait_for("$/progress", RUN, |p| p["value"]["kind"] == "begin").expect("the run starts on resolve");
+    std::thread::sleep(Duration::from_millis(1000));
+    let t = Instant::now();
+    s.client.notify("$/cancelRequest", json!({"id": id}));
+    let r = s.client.response(id, SHORT);
+    assert_eq!(r.unwrap_err()["code"], -32800, "RequestCancelled");
+    let done = s.run_finished(&u, SHORT);
+    assert_eq!(done["status"], "cancelled");
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    s.client.wait_for("$/progress", SHORT, |p| p["value"]["kind"] == "end").expect("progress ends");
+}
+
+#[test]
+fn the_cancel_command_stops_the_run_of_a_document() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({"budgetSeconds": 30}), false);
+    let u = s.open("spin3.py", "python", "while True:\n    pass\n");
+    s.make_runnable(&u, range(0, 0, 0, 0));
+    s.client.wait_for("$/progress", RUN, |p| p["value"]["kind"] == "begin").expect("progress begins");
+    // A second run of the same document is refused while this one goes on.
+    let version = s.client.doc(&u).version;
+    let again = s.client.request("workspace/executeCommand", json!({"command": "runnable.makeRunnable", "arguments": [{"uri": u, "version": version, "range": range(0, 0, 0, 0)}]}));
+    assert!(again.unwrap_err()["message"].as_str().unwrap().contains("already running"));
+    let r = s.client.request("workspace/executeCommand", json!({"command": "runnable.cancel", "arguments": [{"uri": u}]})).unwrap();
+    assert_eq!(r, json!(true));
+    let done = s.run_finished(&u, SHORT);
+    assert_eq!(done["status"], "cancelled");
+}
+
+#[test]
+fn a_function_body_opens_a_runnable_copy_instead_of_reindenting() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let text = fixture("method_body.py");
+    let u = s.open("method.py", "python", &text);
+    s.make_runnable(&u, range(0, 0, 3, 0));
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(s.client.doc(&u).text, text, "the user's code is untouched");
+    let copy = s.root().join(".runnable/method.runnable.py");
+    let program = std::fs::read_to_string(&copy).unwrap();
+    assert!(program.contains("def __runnable_fragment("), "{program}");
+    s.client.wait_for("window/showDocument", SHORT, |p| p["uri"] == uri(&copy).as_str()).expect("the copy is opened");
+    let out = std::process::Command::new("python3").arg(&copy).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Hints still land on the original lines.
+    let hints = s.inlay_hints(&u);
+    assert!(hints.iter().any(|h| h["position"]["line"] == 1 && h["label"] == "ran ×1"), "{hints:#?}");
+}
+
+#[test]
+fn the_line_where_the_run_stopped_gets_a_runtime_error() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let u = s.open("boom.py", "python", "total = 1\nraise ValueError('boom')\nprint(total)\n");
+    s.make_runnable(&u, range(0, 0, 3, 0));
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "raised", "{done}");
+    assert_eq!(done["error"], "ValueError: boom (line 2)");
+    let diags = s.diagnostics(&u, SHORT, |d| codes(d).contains(&"runtime-error".to_string()));
+    let d = diags.iter().find(|d| d["code"] == "runtime-error").unwrap();
+    assert_eq!(d["range"], range(1, 0, 1, 24));
+    assert_eq!(d["severity"], 1);
+    assert!(d["message"].as_str().unwrap().contains("ValueError: boom"));
+    let hints = s.inlay_hints(&u);
+    assert!(hints.iter().any(|h| h["position"]["line"] == 2 && h["label"] == "not reached"), "{hints:#?}");
+    // A line inserted above moves it; editing its line removes it.
+    let v = s.client.edit(&u, (0, 0), (0, 0), "# note\n");
+    let msg = s.client.wait_for("textDocument/publishDiagnostics", SHORT, |p| p["uri"] == u.as_str() && p["version"] == v).unwrap();
+    let moved = msg["params"]["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "runtime-error").cloned().expect("still there");
+    assert_eq!(moved["range"]["start"]["line"], 2);
+    let v = s.client.edit(&u, (2, 0), (2, 0), "# ");
+    let msg = s.client.wait_for("textDocument/publishDiagnostics", SHORT, |p| p["uri"] == u.as_str() && p["version"] == v).unwrap();
+    assert!(!msg["params"]["diagnostics"].as_array().unwrap().iter().any(|d| d["code"] == "runtime-error"));
+}
+
+/// The settings the server reads are the ones the editors offer (when the
+/// editors are in the tree: `editors/vscode/package.json` declares them as
+/// `runnable.<key>`).
+#[test]
+fn settings_keys_agree_with_the_editors() {
+    let keys: Vec<&str> = runnable::lsp::SETTINGS_KEYS.to_vec();
+    let protocol = std::fs::read_to_string(repo().join("docs/protocol.md")).unwrap();
+    for k in &keys {
+        assert!(protocol.contains(&format!("| `{k}` |")), "{k} is not in the settings table of docs/protocol.md");
+    }
+    let package = repo().join("editors/vscode/package.json");
+    let Ok(text) = std::fs::read_to_string(&package) else {
+        eprintln!("note: {} not found; only docs/protocol.md checked", package.display());
+        return;
+    };
+    let json: Value = serde_json::from_str(&text).unwrap();
+    let mut declared: Vec<String> = Vec::new();
+    let config = &json["contributes"]["configuration"];
+    let sections = if config.is_array() { config.as_array().unwrap().clone() } else { vec![config.clone()] };
+    for section in sections {
+        if let Some(props) = section["properties"].as_object() {
+            declared.extend(props.keys().filter_map(|k| k.strip_prefix("runnable.")).map(str::to_string));
+        }
+    }
+    for k in &keys {
+        assert!(declared.iter().any(|d| d == k), "{k} is not declared in {}", package.display());
+    }
+}

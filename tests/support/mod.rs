@@ -1,0 +1,438 @@
+//! A small LSP client for the end-to-end tests: it drives the real
+//! `runnable lsp` binary over stdio (Content-Length framing, request ids, a
+//! reader thread), answers the server's requests the way an editor would
+//! (applying workspace edits to its copy of the documents and reporting
+//! them back with `didChange`), and records every message so a test can
+//! wait for one by method and predicate.
+
+#![allow(dead_code)]
+
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Enc {
+    Utf8,
+    Utf16,
+}
+
+#[derive(Debug, Clone)]
+pub struct Doc {
+    pub text: String,
+    pub version: i32,
+}
+
+#[derive(Default)]
+struct Shared {
+    /// Every message from the server, in order.
+    log: Vec<Value>,
+    /// Open documents by URI (the client's copy).
+    docs: HashMap<String, Doc>,
+    /// Title to answer `window/showMessageRequest` with (None: dismiss).
+    message_answer: Option<String>,
+    /// Whether `workspace/applyEdit` is applied (else answered `applied: false`).
+    apply_edits: bool,
+    encoding: Option<Enc>,
+    closed: bool,
+}
+
+pub struct Client {
+    pub child: Child,
+    stdin: Arc<Mutex<ChildStdin>>,
+    shared: Arc<(Mutex<Shared>, Condvar)>,
+    next_id: AtomicI64,
+    pub root: PathBuf,
+}
+
+pub fn server_binary() -> &'static str {
+    env!("CARGO_BIN_EXE_runnable")
+}
+
+fn write_message(stdin: &Mutex<ChildStdin>, value: &Value) {
+    let body = value.to_string();
+    let mut w = stdin.lock().unwrap();
+    let _ = write!(w, "Content-Length: {}\r\n\r\n{}", body.len(), body);
+    let _ = w.flush();
+}
+
+fn read_message(r: &mut impl BufRead) -> Option<Value> {
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length:") {
+            len = v.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; len?];
+    r.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+impl Client {
+    /// Start `runnable lsp` with a temp workspace `root`.
+    pub fn start(root: &Path) -> Client {
+        let mut child = Command::new(server_binary())
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("runnable lsp starts");
+        let stdin = Arc::new(Mutex::new(child.stdin.take().unwrap()));
+        let stdout = child.stdout.take().unwrap();
+        let shared = Arc::new((Mutex::new(Shared { apply_edits: true, ..Default::default() }), Condvar::new()));
+        let (s2, w2) = (shared.clone(), stdin.clone());
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(msg) = read_message(&mut reader) {
+                let answer = if msg.get("method").is_some() && msg.get("id").is_some() { Some(answer_request(&s2, &w2, &msg)) } else { None };
+                if let Some(result) = answer {
+                    write_message(&w2, &json!({"jsonrpc": "2.0", "id": msg["id"], "result": result}));
+                }
+                let (lock, cv) = &*s2;
+                lock.lock().unwrap().log.push(msg);
+                cv.notify_all();
+            }
+            let (lock, cv) = &*s2;
+            lock.lock().unwrap().closed = true;
+            cv.notify_all();
+        });
+        Client { child, stdin, shared, next_id: AtomicI64::new(1), root: root.to_path_buf() }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn set_message_answer(&self, answer: Option<&str>) {
+        self.shared.0.lock().unwrap().message_answer = answer.map(str::to_string);
+    }
+
+    pub fn set_apply_edits(&self, apply: bool) {
+        self.shared.0.lock().unwrap().apply_edits = apply;
+    }
+
+    pub fn encoding(&self) -> Enc {
+        self.shared.0.lock().unwrap().encoding.unwrap_or(Enc::Utf16)
+    }
+
+    pub fn send(&self, value: Value) {
+        write_message(&self.stdin, &value);
+    }
+
+    pub fn send_raw(&self, bytes: &[u8]) {
+        let mut w = self.stdin.lock().unwrap();
+        let _ = w.write_all(bytes);
+        let _ = w.flush();
+    }
+
+    pub fn notify(&self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Send a request and return its id.
+    pub fn request_async(&self, method: &str, params: Value) -> i64 {
+        let id = self.next_id.fetch_add(1, Ordering::SeqCst);
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        id
+    }
+
+    /// Wait for the response to request `id`: Ok(result) or Err(error).
+    pub fn response(&self, id: i64, timeout: Duration) -> Result<Value, Value> {
+        let msg = self
+            .wait(timeout, |m| (m.get("method").is_none() && m.get("id") == Some(&json!(id))).then(|| m.clone()))
+            .unwrap_or_else(|| panic!("no response to request {id} within {timeout:?}"));
+        match msg.get("error") {
+            Some(e) => Err(e.clone()),
+            None => Ok(msg.get("result").cloned().unwrap_or(Value::Null)),
+        }
+    }
+
+    pub fn request(&self, method: &str, params: Value) -> Result<Value, Value> {
+        let id = self.request_async(method, params);
+        self.response(id, Duration::from_secs(30))
+    }
+
+    /// The first logged message for which `f` returns Some, waiting up to `timeout`.
+    pub fn wait<T>(&self, timeout: Duration, mut f: impl FnMut(&Value) -> Option<T>) -> Option<T> {
+        let deadline = Instant::now() + timeout;
+        let (lock, cv) = &*self.shared;
+        let mut s = lock.lock().unwrap();
+        loop {
+            if let Some(t) = s.log.iter().find_map(&mut f) {
+                return Some(t);
+            }
+            let now = Instant::now();
+            if now >= deadline || s.closed {
+                return None;
+            }
+            s = cv.wait_timeout(s, deadline - now).unwrap().0;
+        }
+    }
+
+    /// All logged messages with this method.
+    pub fn messages(&self, method: &str) -> Vec<Value> {
+        self.shared.0.lock().unwrap().log.iter().filter(|m| m["method"] == method).cloned().collect()
+    }
+
+    /// Wait for a message with this method whose params satisfy `pred`.
+    pub fn wait_for(&self, method: &str, timeout: Duration, mut pred: impl FnMut(&Value) -> bool) -> Option<Value> {
+        self.wait(timeout, |m| (m["method"] == method && pred(&m["params"])).then(|| m.clone()))
+    }
+
+    /// `initialize` + `initialized`. `utf8`: offer UTF-8 positions.
+    pub fn initialize(&self, options: Value, utf8: bool) -> Value {
+        let encodings = if utf8 { json!(["utf-8", "utf-16"]) } else { json!(["utf-16"]) };
+        let root_uri = uri(&self.root);
+        let result = self
+            .request(
+                "initialize",
+                json!({
+                    "processId": std::process::id(),
+                    "rootUri": root_uri,
+                    "workspaceFolders": [{"uri": root_uri, "name": "ws"}],
+                    "initializationOptions": options,
+                    "capabilities": {
+                        "general": {"positionEncodings": encodings},
+                        "window": {"workDoneProgress": true, "showDocument": {"support": true}},
+                        "workspace": {
+                            "workspaceEdit": {"documentChanges": true, "resourceOperations": ["create"]},
+                            "inlayHint": {"refreshSupport": true},
+                            "configuration": false
+                        },
+                        "textDocument": {
+                            "codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["quickfix", "refactor"]}},
+                                           "resolveSupport": {"properties": ["edit"]}, "dataSupport": true},
+                            "inlayHint": {}
+                        }
+                    }
+                }),
+            )
+            .expect("initialize succeeds");
+        let enc = match result["capabilities"]["positionEncoding"].as_str() {
+            Some("utf-8") => Enc::Utf8,
+            _ => Enc::Utf16,
+        };
+        self.shared.0.lock().unwrap().encoding = Some(enc);
+        self.notify("initialized", json!({}));
+        result
+    }
+
+    pub fn open(&self, uri: &str, language: &str, text: &str) {
+        self.shared.0.lock().unwrap().docs.insert(uri.to_string(), Doc { text: text.to_string(), version: 1 });
+        self.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}));
+    }
+
+    pub fn doc(&self, uri: &str) -> Doc {
+        self.shared.0.lock().unwrap().docs[uri].clone()
+    }
+
+    /// Replace `[start, end)` (LSP positions) with `text`, as an editor would.
+    pub fn edit(&self, uri: &str, start: (u32, u32), end: (u32, u32), text: &str) -> i32 {
+        let change = json!({"range": {"start": {"line": start.0, "character": start.1}, "end": {"line": end.0, "character": end.1}}, "text": text});
+        let (lock, _) = &*self.shared;
+        let mut s = lock.lock().unwrap();
+        let enc = s.encoding.unwrap_or(Enc::Utf16);
+        let doc = s.docs.get_mut(uri).expect("open document");
+        apply_text_edits(&mut doc.text, &[change.clone()], enc);
+        doc.version += 1;
+        let version = doc.version;
+        drop(s);
+        self.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}));
+        version
+    }
+
+    pub fn shutdown_and_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let _ = self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Answer a server->client request like an editor.
+fn answer_request(shared: &Arc<(Mutex<Shared>, Condvar)>, stdin: &Mutex<ChildStdin>, msg: &Value) -> Value {
+    match msg["method"].as_str().unwrap_or("") {
+        "workspace/applyEdit" => {
+            let (lock, _) = &**shared;
+            let mut s = lock.lock().unwrap();
+            if !s.apply_edits {
+                return json!({"applied": false, "failureReason": "the test declined"});
+            }
+            let enc = s.encoding.unwrap_or(Enc::Utf16);
+            let mut notes = Vec::new();
+            match apply_workspace_edit(&mut s.docs, &msg["params"]["edit"], enc, &mut notes) {
+                Ok(()) => {
+                    drop(s);
+                    // Report the edits back, as an editor does, before answering.
+                    for n in notes {
+                        write_message(stdin, &n);
+                    }
+                    json!({"applied": true})
+                }
+                Err(e) => json!({"applied": false, "failureReason": e}),
+            }
+        }
+        "window/showMessageRequest" => {
+            let answer = shared.0.lock().unwrap().message_answer.clone();
+            match answer {
+                Some(title) => json!({"title": title}),
+                None => Value::Null,
+            }
+        }
+        "window/showDocument" => json!({"success": true}),
+        _ => Value::Null,
+    }
+}
+
+fn apply_workspace_edit(docs: &mut HashMap<String, Doc>, edit: &Value, enc: Enc, notes: &mut Vec<Value>) -> Result<(), String> {
+    let ops = edit["documentChanges"].as_array().cloned().unwrap_or_default();
+    for op in ops {
+        if op["kind"] == "create" {
+            let path = path_of(op["uri"].as_str().unwrap());
+            std::fs::create_dir_all(path.parent().unwrap()).map_err(|e| e.to_string())?;
+            std::fs::write(&path, "").map_err(|e| e.to_string())?;
+            continue;
+        }
+        let uri = op["textDocument"]["uri"].as_str().unwrap().to_string();
+        let edits = op["edits"].as_array().cloned().unwrap_or_default();
+        if let Some(doc) = docs.get_mut(&uri) {
+            if let Some(v) = op["textDocument"]["version"].as_i64() {
+                if v as i32 != doc.version {
+                    return Err(format!("version {v} is not the document's {}", doc.version));
+                }
+            }
+            let changes = apply_text_edits(&mut doc.text, &edits, enc);
+            doc.version += 1;
+            notes.push(json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
+                "params": {"textDocument": {"uri": uri, "version": doc.version}, "contentChanges": changes}}));
+        } else {
+            let path = path_of(&uri);
+            let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+            apply_text_edits(&mut text, &edits, enc);
+            std::fs::write(&path, text).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// Apply LSP text edits (positions in `enc`) to `text`; returns them in the
+/// order applied (last first), valid as sequential didChange content changes.
+pub fn apply_text_edits(text: &mut String, edits: &[Value], enc: Enc) -> Vec<Value> {
+    let mut sorted: Vec<&Value> = edits.iter().collect();
+    sorted.sort_by_key(|e| std::cmp::Reverse((e["range"]["start"]["line"].as_u64(), e["range"]["start"]["character"].as_u64())));
+    let mut applied = Vec::new();
+    for e in sorted {
+        let start = offset(text, &e["range"]["start"], enc);
+        let end = offset(text, &e["range"]["end"], enc);
+        let new_text = e["newText"].as_str().or(e["text"].as_str()).unwrap_or("");
+        text.replace_range(start..end, new_text);
+        applied.push(json!({"range": e["range"], "text": new_text}));
+    }
+    applied
+}
+
+/// Byte offset of an LSP position.
+pub fn offset(text: &str, pos: &Value, enc: Enc) -> usize {
+    let line = pos["line"].as_u64().unwrap() as usize;
+    let character = pos["character"].as_u64().unwrap() as usize;
+    let mut start = 0;
+    for _ in 0..line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let line_text = &text[start..text[start..].find('\n').map_or(text.len(), |i| start + i)];
+    let mut units = 0;
+    for (i, c) in line_text.char_indices() {
+        if units >= character {
+            return start + i;
+        }
+        units += match enc {
+            Enc::Utf8 => c.len_utf8(),
+            Enc::Utf16 => c.len_utf16(),
+        };
+    }
+    start + line_text.len()
+}
+
+/// The LSP column of byte offset `col` in `line`.
+pub fn column(line: &str, byte_col: usize, enc: Enc) -> u32 {
+    match enc {
+        Enc::Utf8 => byte_col as u32,
+        Enc::Utf16 => line[..byte_col].encode_utf16().count() as u32,
+    }
+}
+
+pub fn uri(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+pub fn path_of(uri: &str) -> PathBuf {
+    PathBuf::from(uri.strip_prefix("file://").unwrap())
+}
+
+/// Every process whose ancestry leads to `pid`.
+pub fn descendants(pid: u32) -> Vec<u32> {
+    let mut parent: HashMap<u32, u32> = HashMap::new();
+    if let Ok(entries) = std::fs::read_dir("/proc") {
+        for e in entries.flatten() {
+            let Ok(p) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else { continue };
+            // pid (comm) state ppid ...
+            let Some(after) = stat.rfind(')').map(|i| &stat[i + 2..]) else { continue };
+            let ppid = after.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+            parent.insert(p, ppid);
+        }
+    }
+    let mut out = Vec::new();
+    let mut frontier = vec![pid];
+    while let Some(p) = frontier.pop() {
+        for (child, pp) in &parent {
+            if *pp == p && !out.contains(child) {
+                out.push(*child);
+                frontier.push(*child);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a process is alive (exists and is not a zombie).
+pub fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat.rfind(')').map(|i| stat[i + 2..].starts_with('Z')).unwrap_or(false),
+        Err(_) => false,
+    }
+}
