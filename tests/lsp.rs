@@ -632,3 +632,15 @@ fn settings_keys_agree_with_the_editors() {
         assert!(declared.iter().any(|d| d == k), "{k} is not declared in {}", package.display());
     }
 }
+
+#[test]
+fn a_fragment_that_does_not_parse_changes_nothing() {
+    let s = Session::start(json!({}), false);
+    let u = s.open("broken.py", "python", "x = 1\nif x >:\n    pass\n");
+    s.make_runnable(&u, range(0, 0, 3, 0));
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "syntax-error", "{done}");
+    assert!(done["error"].as_str().unwrap().starts_with("SyntaxError"), "{done}");
+    assert!(s.client.messages("workspace/applyEdit").is_empty());
+    assert!(s.inlay_hints(&u).is_empty());
+}

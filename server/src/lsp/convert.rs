@@ -196,6 +196,8 @@ pub struct EditOptions<'a> {
     pub encoding: Encoding,
 }
 
+// `WorkspaceEdit::changes` is keyed by `Uri`, which clippy suspects of interior mutability.
+#[allow(clippy::mutable_key_type)]
 pub fn result_edit(snap: &Snapshot, fragment: Fragment, report: &FixReport, opts: &EditOptions) -> ResultEdit {
     let EditOptions { resource_dir, document_changes, create_files, encoding } = *opts;
     let mut out = ResultEdit::default();

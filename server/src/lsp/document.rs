@@ -113,11 +113,17 @@ impl Document {
                 Some(range) => {
                     let start = position::to_char_clamped(&self.rope, range.start, enc);
                     let end = position::to_char_clamped(&self.rope, range.end, enc).max(start);
-                    let (first, old_count, new_count) = touched_lines(&self.rope, start, end, &change.text);
+                    let first = self.rope.char_to_line(start);
+                    let last = self.rope.char_to_line(end);
+                    let old: Vec<String> = (first..=last).map(|l| position::line_text(&self.rope, l)).collect();
                     self.rope.remove(start..end);
                     self.rope.insert(start, &change.text);
-                    self.hints.edited(first, old_count, new_count);
-                    self.errors.edited(first, old_count, new_count);
+                    let added = change.text.matches('\n').count();
+                    let new: Vec<String> = (first..=first + added).map(|l| position::line_text(&self.rope, l)).collect();
+                    let (head, tail) = unchanged_ends(&old, &new);
+                    let (at, removed, inserted) = ((first + head) as u32, (old.len() - head - tail) as u32, (new.len() - head - tail) as u32);
+                    self.hints.edited(at, removed, inserted);
+                    self.errors.edited(at, removed, inserted);
                 }
             }
         }
@@ -132,20 +138,14 @@ impl Document {
     }
 }
 
-/// Which old lines an edit replaces and by how many new lines. Replacing
-/// whole lines (start and end at column 0, inserted text ending in a newline
-/// or empty) leaves the neighbouring lines untouched, so inserting a prefix
-/// above a line does not count as editing that line.
-fn touched_lines(rope: &Rope, start: usize, end: usize, text: &str) -> (u32, u32, u32) {
-    let first = rope.char_to_line(start);
-    let last = rope.char_to_line(end);
-    let newlines = text.matches('\n').count() as u32;
-    let at_line_start = |c: usize| rope.line_to_char(rope.char_to_line(c)) == c;
-    if at_line_start(start) && at_line_start(end) && (text.is_empty() || text.ends_with('\n')) {
-        (first as u32, (last - first) as u32, newlines)
-    } else {
-        (first as u32, (last - first + 1) as u32, newlines + 1)
-    }
+/// How many lines at the start and at the end of the edited stretch kept
+/// their text (inserting lines above a line, or pressing Enter at its end,
+/// does not change that line).
+fn unchanged_ends(old: &[String], new: &[String]) -> (usize, usize) {
+    let max = old.len().min(new.len());
+    let head = old.iter().zip(new).take_while(|(a, b)| a == b).count().min(max);
+    let tail = old.iter().rev().zip(new.iter().rev()).take(max - head).take_while(|(a, b)| a == b).count();
+    (head, tail)
 }
 
 #[cfg(test)]
@@ -211,6 +211,13 @@ mod tests {
         // Deleting the prefix moves it back up.
         d.apply(vec![change(0, 0, 2, 0, "")], 4, Encoding::Utf16);
         assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![0]);
+        // Enter at the end of the hinted line keeps it; typing in it does not.
+        d.apply(vec![change(0, 13, 0, 13, "\n")], 5, Encoding::Utf16);
+        assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![0]);
+        d.apply(vec![change(1, 0, 1, 0, "y = 1")], 6, Encoding::Utf16);
+        assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![0]);
+        d.apply(vec![change(0, 0, 0, 0, "  ")], 7, Encoding::Utf16);
+        assert!(d.hints.is_empty());
     }
 
     #[test]

@@ -63,8 +63,9 @@ pub fn serve_stdio() -> anyhow::Result<()> {
             shutdown::handle(&state).await;
         }
     });
-    // Reading stdin may still block a thread; don't wait for it.
-    rt.shutdown_timeout(Duration::from_secs(2));
+    // Reading stdin may still block a thread (a client that keeps it open):
+    // don't wait long for it.
+    rt.shutdown_timeout(Duration::from_millis(500));
     Ok(())
 }
 

@@ -51,13 +51,18 @@ pub fn compute(state: &Arc<State>, snap: &Snapshot) -> Vec<Diagnostic> {
     let loaded = state.engine.peek();
     let stdlib = loaded.as_ref().map(|l| &l.stdlib);
     let folder = snap.folder();
+    let root = lock(&state.root).clone();
+    // Relative to the document's folder (or its resource folder); the
+    // workspace root counts too, being where code is often run from.
     let exists = |p: &str| {
         let path = std::path::Path::new(p);
         if path.is_absolute() {
             return path.exists();
         }
         match &folder {
-            Some(dir) => dir.join(p).exists() || dir.join(&resource_dir).join(p).exists(),
+            Some(dir) => {
+                dir.join(p).exists() || dir.join(&resource_dir).join(p).exists() || root.as_ref().is_some_and(|r| r.join(p).exists())
+            }
             None => true,
         }
     };

@@ -86,6 +86,7 @@ pub fn start(state: &Arc<State>, req: RunRequest, token: Option<ProgressToken>) 
     let task_state = state.clone();
     tokio::spawn(async move {
         let uri = snap.uri.clone();
+        let version = snap.version;
         let id = handle.id;
         let st = task_state.clone();
         // A panic in the run is reported like any failure; the slot is freed.
@@ -95,6 +96,8 @@ pub fn start(state: &Arc<State>, req: RunRequest, token: Option<ProgressToken>) 
             Err(e) => {
                 release(&st, &uri, id);
                 st.client.show_message(MessageType::ERROR, format!("Runnable: the run failed: {e}")).await;
+                let params = convert::run_finished(&uri, version, "failed", None, Some(e.to_string()));
+                st.client.send_notification::<RunFinished>(params).await;
                 "failed".to_string()
             }
         };
@@ -248,13 +251,13 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     let env_state = state.clone();
     let env_settings = settings.clone();
     let env_source = source.clone();
-    let env = tokio::task::spawn_blocking(move || -> Result<(Arc<Loaded>, BTreeSet<String>, Vec<String>), String> {
+    let env = tokio::task::spawn_blocking(move || -> Result<EnvCheck, String> {
         let loaded = env_state.engine.get(&env_settings)?;
         let dists = needed_distributions(&loaded, &env_source, lines);
         let missing = if dists.is_empty() { Vec::new() } else { loaded.envs.prepare(&dists, false).map_err(|e| e.to_string())?.missing };
-        Ok((loaded, dists, missing))
+        Ok(EnvCheck { loaded, dists, missing })
     });
-    let (loaded, dists, missing) = tokio::select! {
+    let EnvCheck { loaded, dists, missing } = tokio::select! {
         r = env => r.map_err(|e| format!("the environment check failed: {e}"))??,
         _ = handle.cancel.cancelled() => { release(state, &snap.uri, handle.id); return Ok(None) }
     };
@@ -314,6 +317,13 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     // 4. The result, only onto the version that ran.
     apply(state, snap, fragment, report.clone(), handle, &settings.resource_dir, if install { missing } else { Vec::new() }).await;
     Ok(Some(report))
+}
+
+/// The engine, the distributions a run wants, and which of them its environment lacks.
+struct EnvCheck {
+    loaded: Arc<Loaded>,
+    dists: BTreeSet<String>,
+    missing: Vec<String>,
 }
 
 /// The distributions the engine will want: the fragment's imports and
@@ -389,7 +399,8 @@ async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: 
         let mut docs = lock(&state.docs);
         match docs.get_mut(&snap.uri) {
             Some(doc) if doc.version == snap.version && !handle.stale.load(Ordering::SeqCst) => {
-                let (hints, errors) = convert::line_results(&report, fragment, &snap.rope);
+                // Nothing ran when the fragment does not parse: no hints then.
+                let (hints, errors) = if syntax_error { Default::default() } else { convert::line_results(&report, fragment, &snap.rope) };
                 doc.set_results(hints, errors);
                 true
             }

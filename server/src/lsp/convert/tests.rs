@@ -192,7 +192,7 @@ fn line_results_are_pinned_to_document_lines() {
 #[test]
 fn inlay_hints_at_line_ends_with_switches() {
     let s = snap("a.py", Language::Python, "s = '漢字'\nif s:\n    pass\n");
-    let results = vec![
+    let results = [
         Anchored { line: 0, text: "s = '漢字'".into(), value: LineResult { executable: true, hits: 3, values: vec![("s".into(), "'漢字'".into())] } },
         Anchored { line: 2, text: "    pass".into(), value: LineResult { executable: true, hits: 0, values: vec![] } },
     ];

@@ -13,3 +13,6 @@ pub mod initialized;
 pub mod inlay_hint;
 pub mod shutdown;
 pub mod work_done_progress_cancel;
+
+#[cfg(test)]
+mod tests;
