@@ -18,4 +18,8 @@ PATH="$BIN_DIR:$PATH" \
 RUNNABLE_E2E_FILE="$TMP/work/string_from_methods.py" \
 RUNNABLE_E2E_FIXTURE="$REPO/tests/fixtures/string_from_methods.py" \
   timeout 300 "$NVIM" --headless --clean -i NONE --cmd "set rtp^=$REPO/editors/nvim" \
-  -c "luafile $REPO/tests/editors/nvim.e2e.lua" </dev/null
+  -c "luafile $REPO/tests/editors/nvim.e2e.lua" </dev/null 2>"$TMP/stderr" && rc=0 || rc=$?
+# What Neovim echoed (progress, notifications), after the TAP lines.
+sed 's/^/# nvim: /' "$TMP/stderr" | tr -s '\r' '\n'
+echo
+exit "$rc"

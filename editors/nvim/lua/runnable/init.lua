@@ -11,10 +11,18 @@ M.last_uri = nil
 --- Buffers whose inlay hints the user turned off with `:Runnable hints off`.
 M.hints_off = {}
 
---- Optional: `require('runnable').setup({...})` is the same as setting vim.g.runnable.
+--- Optional: `require('runnable').setup({...})` merges opts into vim.g.runnable,
+--- validates it, honours `autostart` and sends the settings to running servers.
 function M.setup(opts)
+  local config = require('runnable.config')
   vim.g.runnable = vim.tbl_deep_extend('force', vim.g.runnable or {}, opts or {})
-  require('runnable.config').get()
+  local cfg = config.get()
+  vim.lsp.enable('runnable', cfg.autostart)
+  local settings = { runnable = config.server_settings(cfg) }
+  for _, client in ipairs(vim.lsp.get_clients({ name = 'runnable' })) do
+    client.settings = settings
+    client:notify('workspace/didChangeConfiguration', { settings = settings })
+  end
 end
 
 --- Handler of the `runnable/runFinished` notification.
