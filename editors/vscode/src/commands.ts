@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, ResponseError } from 'vscode-languageclient/node';
 import type { Ctx } from './ctx';
+import { newToken } from './progress';
 import { CMD_MAKE_RUNNABLE, CMD_SHOW_REPORT } from './protocol';
 
 const LANGUAGES = new Set(['python', 'markdown']);
@@ -41,7 +42,7 @@ export async function makeSelectionRunnable(ctx: Ctx): Promise<void> {
   ctx.log.info(`${CMD_MAKE_RUNNABLE} ${JSON.stringify(arg)}`);
   ctx.status.running();
   try {
-    await client.sendRequest(ExecuteCommandRequest.type, { command: CMD_MAKE_RUNNABLE, arguments: [arg] });
+    await client.sendRequest(ExecuteCommandRequest.type, { command: CMD_MAKE_RUNNABLE, arguments: [arg], workDoneToken: newToken(client) });
   } catch (e) {
     ctx.status.idle();
     void vscode.window.showErrorMessage(`Runnable: ${errorText(e)}`);

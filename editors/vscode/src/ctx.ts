@@ -11,6 +11,7 @@ import {
 } from 'vscode-languageclient/node';
 import { SECTION, serverPathSetting, serverSettings, workspaceFolderPaths } from './config';
 import { findServer } from './lookup';
+import { handleServerProgress } from './progress';
 import { RUN_FINISHED, RunFinished } from './protocol';
 import { Status } from './status';
 
@@ -98,11 +99,19 @@ export class Ctx implements vscode.Disposable {
       }),
       client.onDidChangeState((e) => {
         if (e.newState === State.Stopped) this.status.stopped('Runnable: the server stopped; run "Runnable: Restart Server"');
+        // The client's progress feature registers its own handler just after
+        // this event; ours replaces it (again after a restart by the client).
+        if (e.newState === State.Running && this.client === client) {
+          setTimeout(() => {
+            if (this.client === client && client.isRunning()) this.clientDisposables.push(handleServerProgress(client));
+          }, 1000);
+        }
       }),
     );
     this.client = client;
     try {
       await client.start();
+      this.clientDisposables.push(handleServerProgress(client));
       this.status.idle();
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);

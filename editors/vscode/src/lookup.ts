@@ -1,7 +1,7 @@
 // Finding the server binary, without the `vscode` module so it can be unit
-// tested: the setting `runnable.server.path`, then `runnable` on PATH (as
-// ruff-vscode does). An untrusted workspace never gets a binary from inside
-// one of its folders.
+// tested: the setting `runnable.server.path` (when set, it is the answer, or
+// the error), then `runnable` on PATH (as ruff-vscode does). An untrusted
+// workspace never gets a binary from inside one of its folders.
 
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -75,7 +75,10 @@ export function findServer(input: LookupInput): LookupResult {
       steps.push(`runnable.server.path = ${p}: found`);
       return { path: p, source: 'setting', steps };
     } else {
+      // A path the user chose but that does not work is a configuration
+      // error to report, not a reason to start some other binary.
       steps.push(`runnable.server.path = ${p}: not an executable file`);
+      return { steps };
     }
   } else {
     steps.push('runnable.server.path: not set');

@@ -24,13 +24,16 @@ test('the setting wins over PATH', () => {
   assert.equal(r.source, 'setting');
 });
 
-test('PATH is searched in order when the setting is empty or wrong', () => {
-  let r = findServer({ settingPath: '', envPath: '/a:/b:/c', workspaceFolders: [], trusted: true, isExecutable: exists('/b/runnable', '/c/runnable') });
+test('PATH is searched in order when the setting is empty', () => {
+  const r = findServer({ settingPath: '', envPath: '/a:/b:/c', workspaceFolders: [], trusted: true, isExecutable: exists('/b/runnable', '/c/runnable') });
   assert.equal(r.path, '/b/runnable');
   assert.equal(r.source, 'PATH');
-  r = findServer({ settingPath: '/nope/runnable', envPath: '/b', workspaceFolders: [], trusted: true, isExecutable: exists('/b/runnable') });
-  assert.equal(r.path, '/b/runnable');
-  assert.match(r.steps[0], /not an executable file/);
+});
+
+test('a wrong setting is an error, not a fallback to PATH', () => {
+  const r = findServer({ settingPath: '/nope/runnable', envPath: '/b', workspaceFolders: [], trusted: true, isExecutable: exists('/b/runnable') });
+  assert.equal(r.path, undefined);
+  assert.deepEqual(r.steps, ['runnable.server.path = /nope/runnable: not an executable file']);
 });
 
 test('nothing found: every place looked at is listed', () => {
