@@ -37,6 +37,7 @@ fn shared_cache() -> PathBuf {
 struct Session {
     client: Client,
     _dir: tempfile::TempDir,
+    _cache: Option<tempfile::TempDir>,
 }
 
 impl Session {
@@ -48,7 +49,17 @@ impl Session {
             options["cacheDir"] = json!(shared_cache());
         }
         client.initialize(options, utf8);
-        Session { client, _dir: dir }
+        Session { client, _dir: dir, _cache: None }
+    }
+
+    /// With a cache of its own (a fresh environment), removed at the end.
+    fn with_fresh_cache(options: Value) -> Session {
+        let cache = tempfile::tempdir().unwrap();
+        let mut options = options;
+        options["cacheDir"] = json!(cache.path());
+        let mut s = Session::start(options, false);
+        s._cache = Some(cache);
+        s
     }
 
     fn root(&self) -> &Path {
@@ -135,7 +146,7 @@ fn initialize_negotiates_the_position_encoding() {
 
 #[test]
 fn diagnostics_for_undefined_names_unresolved_imports_and_missing_files() {
-    let s = Session::start(json!({"cacheDir": tempfile::tempdir().unwrap().keep()}), false);
+    let s = Session::with_fresh_cache(json!({}));
     let text = "import nosuchmodule_xyz\nimport tabulate\nx = np.array([1, 2])\nwith open(\"absent.txt\") as f:\n    print(f.read(), helper(x))\n";
     let u = s.open("diag.py", "python", text);
     let diags = s.diagnostics(&u, RUN, |d| codes(d).iter().filter(|c| *c == "unresolved-import").count() == 2);
@@ -643,4 +654,22 @@ fn a_fragment_that_does_not_parse_changes_nothing() {
     assert!(done["error"].as_str().unwrap().starts_with("SyntaxError"), "{done}");
     assert!(s.client.messages("workspace/applyEdit").is_empty());
     assert!(s.inlay_hints(&u).is_empty());
+}
+
+#[test]
+fn a_missing_interpreter_fails_the_run_clearly_and_frees_the_document() {
+    let s = Session::start(json!({"interpreter": "/nonexistent/python3"}), false);
+    let startup = s.client.wait_for("window/showMessage", SHORT, |p| p["message"].as_str().unwrap().contains("/nonexistent/python3"));
+    assert!(startup.is_some(), "the engine's failure to start is shown");
+    let u = s.open("any.py", "python", "print(1)\n");
+    for round in 1..=2 {
+        s.make_runnable(&u, range(0, 0, 0, 0));
+        let deadline = Instant::now() + SHORT;
+        while s.client.messages("runnable/runFinished").len() < round && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let done = s.client.messages("runnable/runFinished").last().unwrap()["params"].clone();
+        assert_eq!(done["status"], "failed", "{done}");
+        assert!(done["error"].as_str().unwrap().contains("/nonexistent/python3"), "{done}");
+    }
 }

@@ -257,10 +257,11 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
         let missing = if dists.is_empty() { Vec::new() } else { loaded.envs.prepare(&dists, false).map_err(|e| e.to_string())?.missing };
         Ok(EnvCheck { loaded, dists, missing })
     });
-    let EnvCheck { loaded, dists, missing } = tokio::select! {
-        r = env => r.map_err(|e| format!("the environment check failed: {e}"))??,
+    let checked = tokio::select! {
+        r = env => r.map_err(|e| format!("the environment check failed: {e}")).and_then(|r| r),
         _ = handle.cancel.cancelled() => { release(state, &snap.uri, handle.id); return Ok(None) }
     };
+    let EnvCheck { loaded, dists, missing } = checked.inspect_err(|_| release(state, &snap.uri, handle.id))?;
 
     // 2. Installing asks first.
     let install = if missing.is_empty() {
