@@ -6,7 +6,10 @@
 //     hints, "Runnable 2/2" in the status bar; saves docs/vscode.png.
 //  2. Clicking the status-bar item opens the report.
 //  3. A long run shows cancellable progress; its Cancel button cancels it.
-//  4. A wrong runnable.server.path gives a notification with the fix; setting
+//  4. A fragment importing a package the (fresh, runnable.cacheDir) cache
+//     lacks asks first (window/showMessageRequest as a VS Code notification);
+//     "Not now" runs without installing.
+//  5. A wrong runnable.server.path gives a notification with the fix; setting
 //     it back restarts the server.
 //
 // Env: CODE_SERVER (the code-server binary), RUNNABLE_VSIX, RUNNABLE_BIN_DIR
@@ -32,6 +35,7 @@ const CHROMIUM = env('CHROMIUM', '/usr/bin/chromium');
 const SCREENSHOT = env('SCREENSHOT', path.join(repo, 'docs/vscode.png'));
 const FIXTURE = path.join(repo, 'tests/fixtures/string_from_methods.py');
 const SLOW_FIXTURE = path.join(here, 'fixtures/slow_fragment.py');
+const PACKAGE_FIXTURE = path.join(here, 'fixtures/needs_package.py');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (...a) => console.log(`# [${(performance.now() / 1000).toFixed(1)}s]`, ...a);
@@ -72,6 +76,7 @@ const userData = path.join(tmp, 'user-data');
 const extensions = path.join(tmp, 'extensions');
 const workspace = path.join(tmp, 'workspace');
 const userSettings = path.join(userData, 'User/settings.json');
+const cacheDir = path.join(tmp, 'runnable-cache');
 const baseSettings = {
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
@@ -87,6 +92,9 @@ const baseSettings = {
   'window.commandCenter': false,
   'chat.commandCenter.enabled': false,
   'workbench.colorTheme': 'Default Dark Modern',
+  // A fresh environment cache: no package is installed, and the setting
+  // reaches the server (initializationOptions).
+  'runnable.cacheDir': cacheDir,
 };
 const writeSettings = (extra = {}) => fs.writeFileSync(userSettings, JSON.stringify({ ...baseSettings, ...extra }, null, 2));
 
@@ -140,6 +148,7 @@ before(guarded(async () => {
   for (const d of [home, path.join(userData, 'User'), extensions, workspace]) fs.mkdirSync(d, { recursive: true });
   fs.copyFileSync(FIXTURE, path.join(workspace, 'string_from_methods.py'));
   fs.copyFileSync(SLOW_FIXTURE, path.join(workspace, 'slow_fragment.py'));
+  fs.copyFileSync(PACKAGE_FIXTURE, path.join(workspace, 'needs_package.py'));
   writeSettings();
   // VS Code takes the extension host's environment from a login shell, so the
   // binary goes on PATH the way a user's profile puts it there.
@@ -251,6 +260,7 @@ test('Make Selection Runnable inserts the prefix, shows coverage hints and "Runn
     return text.includes('Runnable 2/2');
   }, 90000);
   log(`run finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  assert.ok(fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).length > 0, `runnable.cacheDir was not used: ${cacheDir}`);
 
   const lines = await until('the prefix in the editor', async () => {
     const l = await editorLines();
@@ -313,6 +323,29 @@ test('a long run shows cancellable progress and its Cancel button cancels it', {
   await sleep(500);
   assert.ok(!(await editorLines()).some((l) => /^pause = /.test(l)), 'nothing was applied');
   assert.equal(fs.readFileSync(file, 'utf8'), original);
+}));
+
+test('a fragment importing a missing package asks before installing; "Not now" installs nothing', { timeout: 90000 }, guarded(async () => {
+  await openFile('needs_package.py', 'humanize.naturalsize');
+  await selectFromLine2();
+  await runCommand('Runnable: Make Selection Runnable');
+  const toast = page.locator('.notification-toast', { hasText: 'humanize' });
+  await toast.first().waitFor({ timeout: 30000 });
+  const text = (await toast.first().innerText()).replace(/\s+/g, ' ');
+  log(`question: ${text}`);
+  assert.match(text, /Install/);
+  await toast.first().locator('.monaco-button', { hasText: 'Not now' }).first().click();
+  const status = await until('the run to end', async () => {
+    const t = await statusText();
+    return /Runnable (\d+\/\d+|failed)/.test(t) && !t.includes('2/2') && t;
+  }, 60000);
+  log(`status bar: ${status}`);
+  const envs = path.join(cacheDir, 'envs');
+  const installed = fs.existsSync(envs) ? fs.readdirSync(envs).filter((d) => !d.endsWith('.lock')) : [];
+  for (const env of installed) {
+    const found = fs.readdirSync(path.join(envs, env), { recursive: true }).some((f) => String(f).includes('humanize'));
+    assert.ok(!found, `humanize was installed into ${env}`);
+  }
 }));
 
 /** Set (value) or remove (undefined) runnable.server.path in the workspace's
