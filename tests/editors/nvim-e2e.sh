@@ -11,13 +11,17 @@ TMP=$(mktemp -d /tmp/runnable-nvim-XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/work" "$TMP/state" "$TMP/config" "$TMP/data"
 cp tests/fixtures/string_from_methods.py "$TMP/work/"
+cp tests/fixtures/string_from_methods.py "$TMP/work/by_code_action.py"
 # Neovim's own state (logs, shada) in the temp folder; Runnable's
 # environments stay in the user cache.
 XDG_CONFIG_HOME=$TMP/config XDG_STATE_HOME=$TMP/state XDG_DATA_HOME=$TMP/data \
 PATH="$BIN_DIR:$PATH" \
 RUNNABLE_E2E_FILE="$TMP/work/string_from_methods.py" \
 RUNNABLE_E2E_FIXTURE="$REPO/tests/fixtures/string_from_methods.py" \
-  timeout 300 "$NVIM" --headless --clean -i NONE --cmd "set rtp^=$REPO/editors/nvim" \
+RUNNABLE_E2E_CACHE="$TMP/runnable-cache" \
+  timeout 300 "$NVIM" --headless --clean -i NONE \
+  --cmd "lua vim.g.runnable = { settings = { cacheDir = vim.env.RUNNABLE_E2E_CACHE } }" \
+  --cmd "set rtp^=$REPO/editors/nvim" \
   -c "luafile $REPO/tests/editors/nvim.e2e.lua" </dev/null 2>"$TMP/stderr" && rc=0 || rc=$?
 # What Neovim echoed (progress, notifications), after the TAP lines.
 sed 's/^/# nvim: /' "$TMP/stderr" | tr -s '\r' '\n'

@@ -2,8 +2,9 @@
 -- editors/nvim by the runner (`--cmd 'set rtp^=editors/nvim'`), `runnable`
 -- is on PATH. Opens a copy of tests/fixtures/string_from_methods.py, runs
 -- `:'<,'>Runnable fix` on its fragment and checks the edit, the inlay hints,
--- the report, `:Runnable hints off`, the configuration's validation and
--- `:checkhealth runnable`. Prints one `ok`/`not ok` line per check (TAP) and
+-- that vim.g.runnable's settings reach the server (cacheDir), the report,
+-- `:Runnable hints off`, the configuration's validation, the code action
+-- through vim.lsp.buf.code_action, and `:checkhealth runnable`. Prints one `ok`/`not ok` line per check (TAP) and
 -- exits non-zero on any failure.
 --
 -- Run by tests/editors/nvim-e2e.sh; FILE is the copy to open.
@@ -71,6 +72,7 @@ end)
 
 check('vim.g.runnable is validated', function()
   local config = require('runnable.config')
+  local saved = vim.g.runnable
   vim.g.runnable = { settings = { installPolicy = 'sometimes' } }
   local ok, err = pcall(config.get)
   assert(not ok and tostring(err):find('installPolicy'), 'a bad installPolicy passes: ' .. tostring(err))
@@ -83,7 +85,7 @@ check('vim.g.runnable is validated', function()
   vim.g.runnable = { settings = { installPolicy = 'never', hints = { values = true }, budgetSeconds = 30 } }
   local s = config.server_settings(config.get())
   assert(s.installPolicy == 'never' and s['hints.values'] == true and s.budgetSeconds == 30, vim.inspect(s))
-  vim.g.runnable = nil
+  vim.g.runnable = saved
 end)
 
 local attached = check('the client attaches to the Python buffer', function()
@@ -116,6 +118,8 @@ local ran = attached and check(":'<,'>Runnable fix inserts the prefix above the 
   assert(vim.deep_equal(tail, vim.list_slice(original, 2, #original)), 'the fragment changed:\n' .. table.concat(l, '\n'))
   assert(vim.b[bufnr].runnable and vim.b[bufnr].runnable.covered == 2, 'b:runnable not set')
   assert(state.statusline() == 'Runnable 2/2', state.statusline())
+  local cache = vim.env.RUNNABLE_E2E_CACHE
+  assert(vim.fn.isdirectory(cache) == 1 and #vim.fn.readdir(cache) > 0, 'vim.g.runnable.settings.cacheDir did not reach the server: ' .. cache)
 end)
 
 local fragment_rows -- 0-based rows of the fragment after the edit
@@ -160,6 +164,28 @@ if ran then
     assert(not vim.lsp.inlay_hint.is_enabled({ bufnr = bufnr }))
     vim.cmd('Runnable hints on')
     assert(vim.lsp.inlay_hint.is_enabled({ bufnr = bufnr }))
+  end)
+end
+
+if ran then
+  check('vim.lsp.buf.code_action with the kind and apply = true runs it too', function()
+    local other = vim.fs.joinpath(vim.fs.dirname(file), 'by_code_action.py')
+    vim.cmd.edit(vim.fn.fnameescape(other))
+    local b = vim.api.nvim_get_current_buf()
+    assert(vim.wait(10000, function()
+      return #vim.lsp.get_clients({ bufnr = b, name = 'runnable' }) == 1
+    end, 50), 'the client did not attach to the second buffer')
+    vim.api.nvim_win_set_cursor(0, { 2, 0 })
+    vim.lsp.buf.code_action({ context = { only = { 'refactor.rewrite.makeRunnable' } }, apply = true })
+    local state = require('runnable')
+    assert(vim.wait(60000, function()
+      return state.last[b] ~= nil
+    end, 50), 'no runFinished for the code action')
+    assert(state.last[b].status == 'completed', vim.inspect(state.last[b]))
+    assert(vim.wait(5000, function()
+      return table.concat(lines(b), '\n'):find('record_line = ', 1, true) ~= nil
+    end, 50), 'no prefix:\n' .. table.concat(lines(b), '\n'))
+    vim.api.nvim_set_current_buf(bufnr)
   end)
 end
 
