@@ -11,6 +11,8 @@
 //     "Not now" runs without installing.
 //  5. A wrong runnable.server.path gives a notification with the fix; setting
 //     it back restarts the server.
+//  6. The server's code action "Make this runnable" is offered in the
+//     code-action menu (Ctrl+.) on the cursor's statement and runs from there.
 //
 // Env: CODE_SERVER (the code-server binary), RUNNABLE_VSIX, RUNNABLE_BIN_DIR
 // (folder holding `runnable`, put on PATH), CHROMIUM (default
@@ -149,6 +151,7 @@ before(guarded(async () => {
   fs.copyFileSync(FIXTURE, path.join(workspace, 'string_from_methods.py'));
   fs.copyFileSync(SLOW_FIXTURE, path.join(workspace, 'slow_fragment.py'));
   fs.copyFileSync(PACKAGE_FIXTURE, path.join(workspace, 'needs_package.py'));
+  fs.copyFileSync(FIXTURE, path.join(workspace, 'by_lightbulb.py'));
   writeSettings();
   // VS Code takes the extension host's environment from a login shell, so the
   // binary goes on PATH the way a user's profile puts it there.
@@ -370,4 +373,25 @@ test('a wrong runnable.server.path is reported with the fix; setting it back res
   await until('the status bar shows the stopped server', async () => (await errorItem.count()) > 0, 10000);
   await setServerPath(undefined);
   await until('the server is back', async () => (await errorItem.count()) === 0 && (await statusText()) === 'Runnable', 30000);
+}));
+
+test('"Make this runnable" from the code-action menu (Ctrl+.) runs the statement under the cursor', { timeout: 90000 }, guarded(async () => {
+  await openFile('by_lightbulb.py', 'record_line.strip()');
+  await page.locator('.editor-instance .view-lines').click();
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('ArrowDown');
+  const item = page.locator('.action-widget .monaco-list-row', { hasText: 'Make this runnable' });
+  await until('"Make this runnable" in the code-action menu', async () => {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+.');
+    await item.first().waitFor({ timeout: 3000 });
+    return true;
+  }, 30000, 500);
+  // The menu has the focus; move to our entry (it is the only one here) and take it.
+  const rows = await page.locator('.action-widget .monaco-list-row').allInnerTexts();
+  log(`code actions: ${JSON.stringify(rows)}`);
+  await page.keyboard.press('Enter');
+  await until('the prefix in the editor', async () => (await editorLines()).some((l) => l.startsWith('record_line = ')), 60000);
+  // The fragment is the statement under the cursor alone: one statement, run.
+  await until('"Runnable 1/1" in the status bar', async () => (await statusText()).includes('Runnable 1/1'), 10000);
 }));
