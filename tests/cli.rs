@@ -252,3 +252,22 @@ fn evolution_covers_the_other_branch_with_a_variant() {
     assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
     assert!(!j["variants"].as_array().unwrap().is_empty());
 }
+
+#[test]
+fn the_program_runs_as_main_like_python_would_run_it() {
+    // Pickling a function and inspecting sys.modules[__name__] need the
+    // program to be the real __main__ module. (shared/bench/measure.py runs
+    // programs inside its own __main__, so it cannot be the judge here:
+    // plain `python3 program.py` is.)
+    let path = repo().join("tests/fixtures/main_module/current_module.py");
+    let (_, json) = fix_file(&path, &[]);
+    let j = json.unwrap();
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["coverage"]["ratio"], 1.0, "{j}");
+    let dir = tempfile::tempdir().unwrap();
+    let prog = dir.path().join("program.py");
+    std::fs::write(&prog, j["program"].as_str().unwrap()).unwrap();
+    let out = Command::new("python3").arg(&prog).current_dir(dir.path()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "6 True");
+}

@@ -141,8 +141,8 @@ pub struct Usage {
     pub arithmetic: Vec<(String, Literal)>,
     /// Arithmetic/comparison with non-literal operands (operator text, from
     /// this value's side: `y < x` records `>` on `x`), `unary -` etc. for
-    /// unary operators, and `in`/`not in` for membership tests with a
-    /// non-literal other side (as element or as container).
+    /// unary operators, `in`/`not in` on the element side and `contains` on
+    /// the container side of membership tests with a non-literal other side.
     pub operators: BTreeSet<String>,
     /// Used as a condition (`if x`, `while x`, `not x`, `and`/`or` operand).
     pub truth_tested: bool,

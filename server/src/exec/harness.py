@@ -32,6 +32,7 @@ import select
 import shutil
 import signal
 import sys
+import types
 import threading
 import time
 import traceback
@@ -845,7 +846,14 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
     except BaseException as e:
         _print_exception(e, path)
         finish("raised", exception_info(e, path), limit_of(e, limits))
-    g = {"__name__": "__main__", "__file__": path, "__builtins__": __builtins__}
+    # The program runs as the real __main__ module, as `python program.py`
+    # would run it: `sys.modules[__name__]` is the program, and functions it
+    # defines can be pickled (multiprocessing, concurrent.futures).
+    main = types.ModuleType("__main__")
+    main.__file__ = path
+    main.__builtins__ = __builtins__
+    sys.modules["__main__"] = main
+    g = main.__dict__
     signal.setitimer(signal.ITIMER_REAL, max(timeout, 0.001))
     sys.settrace(tr)
     threading.settrace(tr)

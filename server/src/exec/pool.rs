@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
 const HARNESS: &str = include_str!("harness.py");
@@ -168,14 +168,33 @@ impl WorkerPool {
 
 impl Executor for WorkerPool {
     fn run(&self, req: &RunRequest) -> Result<RunOutcome, ExecError> {
+        self.run_with(req, None)
+    }
+
+    fn run_cancellable(&self, req: &RunRequest, cancel: &AtomicBool) -> Result<RunOutcome, ExecError> {
+        self.run_with(req, Some(cancel))
+    }
+
+    fn containment(&self) -> Containment {
+        self.containment.clone()
+    }
+}
+
+impl WorkerPool {
+    /// A run; with `cancel`, the worker's watchdog polls the flag and kills
+    /// the worker when it is set (the pool replaces it on the next run).
+    fn run_with(&self, req: &RunRequest, cancel: Option<&AtomicBool>) -> Result<RunOutcome, ExecError> {
         for r in &req.resources {
             sandbox::validate_resource_path(&r.path)?;
         }
         let mut preload = self.usable_preload(req);
         let mut tries = 0;
         loop {
+            if cancel.is_some_and(|c| c.load(Ordering::SeqCst)) {
+                return Ok(super::worker::cancelled_outcome(std::time::Duration::ZERO));
+            }
             let mut w = self.acquire()?;
-            let attempt = w.run(req, &self.cfg.limits, &preload);
+            let attempt = w.run(req, &self.cfg.limits, &preload, cancel);
             self.release(w);
             match attempt {
                 Attempt::Ran(res) => return res,
@@ -190,10 +209,6 @@ impl Executor for WorkerPool {
                 }
             }
         }
-    }
-
-    fn containment(&self) -> Containment {
-        self.containment.clone()
     }
 }
 
@@ -216,4 +231,54 @@ fn pool_base() -> PathBuf {
         }
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    fn python() -> PathBuf {
+        std::env::var_os("RUNNABLE_TEST_PYTHON").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("python3"))
+    }
+
+    fn req(program: &str) -> RunRequest {
+        RunRequest {
+            program: program.into(),
+            probes: BTreeMap::new(),
+            resources: Vec::new(),
+            preload: Vec::new(),
+            timeout: Duration::from_secs(10),
+        }
+    }
+
+    #[test]
+    fn a_cancelled_run_stops_promptly_and_the_pool_goes_on() {
+        let mut cfg = ExecConfig::new(python());
+        cfg.max_workers = 1;
+        let pool = WorkerPool::new(cfg).expect("python3 starts in the sandbox");
+        let cancel = Arc::new(AtomicBool::new(false));
+        let setter = cancel.clone();
+        let t0 = Instant::now();
+        let canceller = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(700));
+            setter.store(true, Ordering::SeqCst);
+            Instant::now()
+        });
+        let out = pool.run_cancellable(&req("while True:\n    pass\n"), &cancel).expect("the run is carried out");
+        let cancelled_at = canceller.join().unwrap();
+        assert_eq!(out.status, RunStatus::Timeout);
+        assert_eq!(out.limit.as_deref(), Some(CANCELLED));
+        let late = Instant::now().duration_since(cancelled_at);
+        assert!(late < Duration::from_secs(1), "the run went on {late:?} after the cancel");
+        assert!(t0.elapsed() < Duration::from_secs(5), "took {:?}: the timeout, not the cancel, stopped it", t0.elapsed());
+        // Already cancelled: nothing runs. Then a fresh worker serves the next run.
+        let again = pool.run_cancellable(&req("print(1)\n"), &cancel).unwrap();
+        assert_eq!(again.limit.as_deref(), Some(CANCELLED));
+        let next = pool.run_cancellable(&req("print('ok')\n"), &AtomicBool::new(false)).unwrap();
+        assert_eq!(next.status, RunStatus::Completed, "{next:?}");
+        assert_eq!(next.stdout.trim(), "ok");
+    }
 }

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// A file the program expects in its working directory.
@@ -71,7 +72,8 @@ pub struct RunOutcome {
     /// Program line -> number of line events.
     pub hit_counts: BTreeMap<u32, u64>,
     pub exception: Option<ExceptionInfo>,
-    /// Which limit stopped it, in words, when status is `Limit` or `Timeout`.
+    /// Which limit stopped it, in words, when status is `Limit` or `Timeout`;
+    /// exactly [`CANCELLED`] for a run stopped by its caller's cancel flag.
     pub limit: Option<String>,
     /// Program line -> [(name, repr)] for probed names, first value only.
     pub values: BTreeMap<u32, Vec<(String, String)>>,
@@ -130,9 +132,21 @@ pub enum ExecError {
     ResourcePath(String),
 }
 
+/// [`RunOutcome::limit`] of a run stopped because its caller cancelled it
+/// (status [`RunStatus::Timeout`]).
+pub const CANCELLED: &str = "cancelled";
+
 /// Runs programs. The default implementation is a pool of warm sandboxed
 /// workers; tests and benchmarks can pick a cold one-process-per-run mode.
 pub trait Executor: Send + Sync {
     fn run(&self, req: &RunRequest) -> Result<RunOutcome, ExecError>;
+    /// Like [`Executor::run`], but once `cancel` is set the run is stopped
+    /// promptly (its worker killed, like on a timeout) and the outcome is
+    /// status `Timeout` with `limit` [`CANCELLED`]. By default the flag is
+    /// ignored.
+    fn run_cancellable(&self, req: &RunRequest, cancel: &AtomicBool) -> Result<RunOutcome, ExecError> {
+        let _ = cancel;
+        self.run(req)
+    }
     fn containment(&self) -> Containment;
 }

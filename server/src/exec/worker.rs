@@ -10,7 +10,8 @@
 //!
 //! The watchdog: if the result does not arrive within timeout + hard grace +
 //! a margin, or the worker's stdout closes, the worker is killed (and with it
-//! its PID namespace or its uid's processes) and replaced by the pool.
+//! its PID namespace or its uid's processes) and replaced by the pool. The
+//! same happens, within [`CANCEL_POLL`], when the caller's cancel flag is set.
 
 use super::sandbox::{self, SandboxPlan};
 use super::types::*;
@@ -24,6 +25,7 @@ use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -33,6 +35,8 @@ pub(crate) const HARD_GRACE: Duration = Duration::from_secs(1);
 /// Extra time the Rust side waits beyond timeout + hard grace before it
 /// declares the worker stuck.
 pub(crate) const WATCHDOG_MARGIN: Duration = Duration::from_secs(5);
+/// How often a cancellable run's watchdog looks at the cancel flag.
+pub(crate) const CANCEL_POLL: Duration = Duration::from_millis(25);
 /// Budget to start a worker (interpreter start-up inside the sandbox).
 const STARTUP_BUDGET: Duration = Duration::from_secs(60);
 /// Budget between sending a request and the child being forked: importing
@@ -116,6 +120,11 @@ fn bare_outcome(status: RunStatus, limit: String, duration: Duration) -> RunOutc
     }
 }
 
+/// The outcome of a run its caller cancelled.
+pub(crate) fn cancelled_outcome(duration: Duration) -> RunOutcome {
+    bare_outcome(RunStatus::Timeout, CANCELLED.to_string(), duration)
+}
+
 /// What came of handing a request to a worker.
 #[allow(clippy::large_enum_variant)] // one short-lived value per run
 pub(crate) enum Attempt {
@@ -130,6 +139,8 @@ enum Wait {
     Eof,
     Timeout,
     Bad(String),
+    /// The caller's cancel flag was set.
+    Cancelled,
 }
 
 pub(crate) struct Worker {
@@ -268,7 +279,7 @@ impl Worker {
                 w.dead = true;
                 Err(sandbox_spawn_error(&python, format!("unreadable ready message: {m}")))
             }
-            Err(Wait::Timeout) => {
+            Err(Wait::Timeout | Wait::Cancelled) => {
                 w.dead = true;
                 Err(sandbox_spawn_error(&python, format!("the worker did not start within {STARTUP_BUDGET:?}")))
             }
@@ -298,11 +309,24 @@ impl Worker {
     }
 
     fn next_event(&mut self, deadline: Instant) -> Result<Event, Wait> {
-        let now = Instant::now();
-        let line = match self.events.recv_timeout(deadline.saturating_duration_since(now)) {
-            Ok(l) => l,
-            Err(RecvTimeoutError::Timeout) => return Err(Wait::Timeout),
-            Err(RecvTimeoutError::Disconnected) => return Err(Wait::Eof),
+        self.next_event_or_cancel(deadline, None)
+    }
+
+    /// The next event, waiting until `deadline`, or [`Wait::Cancelled`]
+    /// within [`CANCEL_POLL`] of `cancel` being set.
+    fn next_event_or_cancel(&mut self, deadline: Instant, cancel: Option<&AtomicBool>) -> Result<Event, Wait> {
+        let line = loop {
+            if cancel.is_some_and(|c| c.load(Ordering::SeqCst)) {
+                return Err(Wait::Cancelled);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            let wait = if cancel.is_some() { left.min(CANCEL_POLL) } else { left };
+            match self.events.recv_timeout(wait) {
+                Ok(l) => break l,
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
+                Err(RecvTimeoutError::Timeout) => return Err(Wait::Timeout),
+                Err(RecvTimeoutError::Disconnected) => return Err(Wait::Eof),
+            }
         };
         serde_json::from_slice(&line)
             .map_err(|e| Wait::Bad(format!("{e}: {}", sandbox::tail(&String::from_utf8_lossy(&line), 300))))
@@ -310,9 +334,9 @@ impl Worker {
 
     /// The next event about request `id`, skipping stale ones (a late
     /// message about an earlier request must not be taken for this one).
-    fn event_for(&mut self, id: u64, deadline: Instant) -> Result<Event, Wait> {
+    fn event_for(&mut self, id: u64, deadline: Instant, cancel: Option<&AtomicBool>) -> Result<Event, Wait> {
         loop {
-            let ev = self.next_event(deadline)?;
+            let ev = self.next_event_or_cancel(deadline, cancel)?;
             let about = match &ev {
                 Event::Started { id, .. } => Some(*id),
                 Event::Result(r) => Some(r.id),
@@ -337,7 +361,10 @@ impl Worker {
         !self.dead
     }
 
-    pub fn run(&mut self, req: &RunRequest, limits: &Limits, preload: &[String]) -> Attempt {
+    /// Hand `req` to the worker and wait for its outcome; with `cancel`, a
+    /// set flag kills the worker (it is dead afterwards) and the outcome is
+    /// [`cancelled_outcome`].
+    pub fn run(&mut self, req: &RunRequest, limits: &Limits, preload: &[String], cancel: Option<&AtomicBool>) -> Attempt {
         if !self.is_alive() {
             return Attempt::NotStarted {
                 error: ExecError::WorkerDied("the worker had exited before the run".into()),
@@ -379,7 +406,7 @@ impl Worker {
                 preload: false,
             };
         }
-        match self.event_for(id, started + PREPARE_BUDGET) {
+        match self.event_for(id, started + PREPARE_BUDGET, cancel) {
             Ok(Event::Started { pid, .. }) => {
                 if self.host_pids && pid > 0 {
                     self.run_pgid = Some(pid);
@@ -404,6 +431,11 @@ impl Worker {
                     preload: !preload.is_empty(),
                 };
             }
+            Err(Wait::Cancelled) => {
+                self.dead = true;
+                self.terminate();
+                return Attempt::Ran(Ok(cancelled_outcome(started.elapsed())));
+            }
             Err(Wait::Timeout) => {
                 self.dead = true;
                 return Attempt::NotStarted {
@@ -416,7 +448,7 @@ impl Worker {
         }
         let run_start = Instant::now();
         let deadline = run_start + req.timeout + HARD_GRACE + WATCHDOG_MARGIN;
-        let res = match self.event_for(id, deadline) {
+        let res = match self.event_for(id, deadline, cancel) {
             Ok(Event::Result(r)) => Ok(r.into_outcome()),
             Ok(Event::Error { message, .. }) => Err(ExecError::Protocol(message)),
             Ok(_) => {
@@ -438,6 +470,11 @@ impl Worker {
                     ),
                     run_start.elapsed(),
                 ))
+            }
+            Err(Wait::Cancelled) => {
+                self.dead = true;
+                self.terminate();
+                Ok(cancelled_outcome(run_start.elapsed()))
             }
             Err(Wait::Timeout) => {
                 self.dead = true;

@@ -2,8 +2,9 @@
 //!
 //! Parsing and analysing a 5,000-line file from scratch takes far longer
 //! than a keystroke should (see `benches/diagnostics.rs`). So a region is
-//! split into its top-level statements (a cheap line scan that follows
-//! brackets, strings and continuations), each is analysed on its own, and
+//! split into its top-level statements (read from the document's syntax
+//! tree, which tree-sitter re-parses incrementally; see `syntax`), each is
+//! analysed on its own, and
 //! analyses are cached by the statement's text: an edit re-analyses the
 //! statements it touched. What crosses statements is combined afterwards:
 //! a name bound by any statement is not undefined in another, a star import
@@ -12,6 +13,7 @@
 
 use super::diagnostics::{self, EnvFacts, Finding, Scope};
 use super::regions::Region;
+use super::syntax;
 use crate::analysis::{self, Analysis};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{BTreeSet, HashMap};
@@ -19,31 +21,32 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 /// Split a region into chunks of whole top-level statements (with the
-/// comments and blank lines that follow each).
-pub fn split(region: &Region) -> Vec<Region> {
+/// comments and blank lines that follow each). `tree` is the syntax tree of
+/// the region's text when one is kept (a Python document's, edited
+/// incrementally); otherwise the region is parsed. A chunk starts at a
+/// statement that begins its line below the previous statement's end.
+pub fn split(region: &Region, tree: Option<&tree_sitter::Tree>) -> Vec<Region> {
     let lines: Vec<&str> = region.text.split_inclusive('\n').collect();
+    let parsed;
+    let tree = match tree {
+        Some(tree) => Some(tree),
+        None => {
+            parsed = syntax::parse_text(&region.text);
+            parsed.as_ref()
+        }
+    };
     let mut starts = vec![0usize];
-    let mut scan = Scanner::default();
-    let mut after_decorator = false;
-    for (i, line) in lines.iter().enumerate() {
-        let at_statement_start = scan.depth == 0 && scan.triple.is_none() && !scan.continued;
-        let first = line.chars().next().unwrap_or('\n');
-        if at_statement_start && i > 0 && !first.is_whitespace() && first != '#' {
-            let word = line.split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap_or("");
-            let clause = matches!(word, "else" | "elif" | "except" | "finally");
-            if !clause && !after_decorator {
-                starts.push(i);
-            }
+    let mut covered: Option<usize> = None;
+    for statement in tree.map(|t| syntax::top_level_statements(t, &region.text)).unwrap_or_default() {
+        if statement.at_line_start && statement.first > 0 && covered.is_none_or(|c| statement.first > c) {
+            starts.push(statement.first);
         }
-        if at_statement_start && !first.is_whitespace() && first != '#' {
-            after_decorator = first == '@';
-        }
-        scan.line(line);
+        covered = Some(covered.map_or(statement.last, |c| c.max(statement.last)));
     }
     starts.dedup();
     let mut out = Vec::with_capacity(starts.len());
     for (k, &s) in starts.iter().enumerate() {
-        let e = starts.get(k + 1).copied().unwrap_or(lines.len());
+        let e = starts.get(k + 1).copied().unwrap_or(lines.len()).min(lines.len());
         if s >= e {
             continue;
         }
@@ -54,58 +57,6 @@ pub fn split(region: &Region) -> Vec<Region> {
         out.push(region.clone());
     }
     out
-}
-
-/// Tracks what a line leaves open: brackets, a triple-quoted string, a
-/// backslash continuation.
-#[derive(Default)]
-struct Scanner {
-    depth: i32,
-    triple: Option<&'static str>,
-    continued: bool,
-}
-
-impl Scanner {
-    fn line(&mut self, line: &str) {
-        let b = line.as_bytes();
-        let mut i = 0;
-        self.continued = false;
-        while i < b.len() {
-            if let Some(q) = self.triple {
-                match line[i..].find(q) {
-                    Some(j) => {
-                        i += j + 3;
-                        self.triple = None;
-                    }
-                    None => return,
-                }
-                continue;
-            }
-            match b[i] {
-                b'#' => return,
-                b'\\' if i + 1 < b.len() && (b[i + 1] == b'\n' || b[i + 1] == b'\r') => {
-                    self.continued = true;
-                    return;
-                }
-                b'(' | b'[' | b'{' => self.depth += 1,
-                b')' | b']' | b'}' => self.depth = (self.depth - 1).max(0),
-                q @ (b'"' | b'\'') => {
-                    if line[i..].starts_with("\"\"\"") || line[i..].starts_with("'''") {
-                        self.triple = Some(if q == b'"' { "\"\"\"" } else { "'''" });
-                        i += 3;
-                        continue;
-                    }
-                    // A one-line string: skip to its end (or the end of the line).
-                    i += 1;
-                    while i < b.len() && b[i] != q && b[i] != b'\n' {
-                        i += if b[i] == b'\\' { 2 } else { 1 };
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-    }
 }
 
 /// Analyses by chunk text, kept between edits of one document.
@@ -143,13 +94,16 @@ impl Analysed {
 
 impl Cache {
     /// Analyse `regions` chunk by chunk, reusing cached analyses; the cache
-    /// keeps only what this text uses.
-    pub fn analyse(&mut self, regions: &[Region]) -> Vec<Analysed> {
+    /// keeps only what this text uses. `tree`: the kept syntax tree of a
+    /// Python document, whose single region is the whole text (None for
+    /// Markdown fences, which are parsed one by one).
+    pub fn analyse(&mut self, regions: &[Region], tree: Option<&tree_sitter::Tree>) -> Vec<Analysed> {
+        let tree = tree.filter(|_| regions.len() == 1 && regions[0].first_line == 0);
         let mut next = HashMap::new();
         let out = regions
             .iter()
             .map(|region| {
-                let chunks = split(region)
+                let chunks = split(region, tree)
                     .into_iter()
                     .map(|chunk| {
                         let k = key(&chunk.text);
@@ -205,24 +159,45 @@ mod tests {
     }
 
     fn starts(text: &str) -> Vec<u32> {
-        split(&region(text)).iter().map(|c| c.first_line).collect()
+        split(&region(text), None).iter().map(|c| c.first_line).collect()
     }
 
     #[test]
     fn statements_split_at_column_zero_outside_brackets_strings_and_clauses() {
         let text = "import os\n\n@deco\ndef f(a,\nb):\n    return '''\nx = 1\n'''\n\nif a:\n    pass\nelse:\n    pass\ny = [1,\n2]\nz = 1 + \\\n2\n# comment\nw = \"(\"\n";
         assert_eq!(starts(text), vec![10, 12, 19, 23, 25, 28]);
-        let chunks = split(&region(text));
+        let chunks = split(&region(text), None);
         assert!(chunks[1].text.starts_with("@deco\ndef f"), "{:?}", chunks[1].text);
         assert_eq!(chunks.iter().map(|c| c.text.as_str()).collect::<String>(), text, "nothing lost");
         assert_eq!(chunks.iter().map(|c| c.lines).sum::<u32>(), 19);
+        // Two statements on one line stay one chunk; so does a broken tail.
+        assert_eq!(starts("a = 1; b = 2\nc = (\n"), vec![10, 11]);
+    }
+
+    #[test]
+    fn a_kept_tree_splits_like_a_fresh_parse() {
+        use super::super::document::{Document, Language};
+        use super::super::position::Encoding;
+        use tower_lsp_server::lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+        let text = "import os\n\ndef f():\n    return '😀'\n\nx = f()\n";
+        let mut doc = Document::new("file:///t/a.py".parse().unwrap(), Language::Python, 1, text);
+        let change = TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(4, 0), Position::new(4, 0))),
+            range_length: None,
+            text: "class 漢:\n    pass\n".into(),
+        };
+        doc.apply(vec![change], 2, Encoding::Utf16);
+        let whole = Region { first_line: 0, lines: doc.rope.len_lines() as u32, text: doc.rope.to_string() };
+        let kept = split(&whole, doc.tree.as_ref());
+        assert_eq!(kept, split(&whole, None));
+        assert_eq!(kept.iter().map(|c| c.first_line).collect::<Vec<_>>(), vec![0, 2, 4, 7]);
     }
 
     #[test]
     fn cached_chunks_are_reused_and_cross_chunk_bindings_count() {
         let mut cache = Cache::default();
         let r = region("def helper():\n    return 1\n\nprint(helper(), missing)\n");
-        let first = cache.analyse(std::slice::from_ref(&r));
+        let first = cache.analyse(std::slice::from_ref(&r), None);
         let never = |_: BTreeSet<String>| -> Option<Vec<String>> { None };
         let findings = document_findings(&first, None, &mut { never }, &|_| true);
         let names: Vec<&str> = findings.iter().map(|f| f.message.as_str()).collect();
@@ -231,7 +206,7 @@ mod tests {
         assert_eq!(findings[0].line, 13);
         // Editing the second statement re-analyses only it.
         let r2 = region("def helper():\n    return 1\n\nprint(helper(), other)\n");
-        let second = cache.analyse(std::slice::from_ref(&r2));
+        let second = cache.analyse(std::slice::from_ref(&r2), None);
         assert!(Arc::ptr_eq(&first[0].chunks[0].1, &second[0].chunks[0].1));
         assert!(!Arc::ptr_eq(&first[0].chunks[1].1, &second[0].chunks[1].1));
     }
@@ -240,7 +215,7 @@ mod tests {
     fn a_star_import_in_any_statement_silences_undefined_names() {
         let mut cache = Cache::default();
         let r = region("from thing import *\n\nprint(missing)\n");
-        let a = cache.analyse(std::slice::from_ref(&r));
+        let a = cache.analyse(std::slice::from_ref(&r), None);
         let findings = document_findings(&a, None, &mut |_| None, &|_| true);
         assert!(findings.is_empty(), "{findings:?}");
     }

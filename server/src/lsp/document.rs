@@ -1,8 +1,10 @@
 //! An open document: its text as a rope, its version, and the results of
-//! the last run pinned to its lines. Edits (full or incremental) apply here.
+//! the last run pinned to its lines, and for Python its syntax tree. Edits
+//! (full or incremental) apply here, to the rope and, incrementally, to the tree.
 
 use super::anchors::{Anchored, Anchors};
 use super::position::{self, Encoding};
+use super::syntax;
 use ropey::Rope;
 use std::path::PathBuf;
 use tower_lsp_server::lsp_types::{TextDocumentContentChangeEvent, Uri};
@@ -58,6 +60,9 @@ pub struct Document {
     pub language: Language,
     pub version: i32,
     pub rope: Rope,
+    /// The tree-sitter tree of `rope` (Python documents), edited and
+    /// re-parsed incrementally on every change.
+    pub tree: Option<tree_sitter::Tree>,
     pub hints: Anchors<LineResult>,
     pub errors: Anchors<RuntimeError>,
 }
@@ -69,9 +74,16 @@ pub struct Snapshot {
     pub language: Language,
     pub version: i32,
     pub rope: Rope,
+    /// The syntax tree of `rope` (Python documents; cloning is O(1)).
+    pub tree: Option<tree_sitter::Tree>,
 }
 
 impl Snapshot {
+    /// The Python syntax tree of the whole text, when the document is Python.
+    pub fn python_tree(&self) -> Option<&tree_sitter::Tree> {
+        self.tree.as_ref().filter(|_| self.language == Language::Python)
+    }
+
     /// The document's file, when it is one.
     pub fn path(&self) -> Option<PathBuf> {
         file_path(&self.uri)
@@ -92,16 +104,22 @@ pub fn file_path(uri: &Uri) -> Option<PathBuf> {
 
 impl Document {
     pub fn new(uri: Uri, language: Language, version: i32, text: &str) -> Document {
-        Document { uri, language, version, rope: Rope::from_str(text), hints: Anchors::default(), errors: Anchors::default() }
+        let rope = Rope::from_str(text);
+        let tree = (language == Language::Python).then(|| syntax::parse_rope(&rope, None)).flatten();
+        Document { uri, language, version, rope, tree, hints: Anchors::default(), errors: Anchors::default() }
     }
 
     pub fn snapshot(&self) -> Snapshot {
-        Snapshot { uri: self.uri.clone(), language: self.language, version: self.version, rope: self.rope.clone() }
+        Snapshot { uri: self.uri.clone(), language: self.language, version: self.version, rope: self.rope.clone(), tree: self.tree.clone() }
     }
 
     /// Apply `didChange` content changes in order. Ranges past the end are
     /// clamped (a notification cannot be answered with an error).
+    /// The syntax tree gets a `Tree::edit` per ranged change and one
+    /// re-parse with the edited tree at the end (from scratch after a full
+    /// replacement).
     pub fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>, version: i32, enc: Encoding) {
+        let python = self.language == Language::Python;
         for change in changes {
             match change.range {
                 None => {
@@ -109,6 +127,7 @@ impl Document {
                     self.hints.replaced(&self.rope, &new);
                     self.errors.replaced(&self.rope, &new);
                     self.rope = new;
+                    self.tree = None;
                 }
                 Some(range) => {
                     let start = position::to_char_clamped(&self.rope, range.start, enc);
@@ -116,6 +135,9 @@ impl Document {
                     let first = self.rope.char_to_line(start);
                     let last = self.rope.char_to_line(end);
                     let old: Vec<String> = (first..=last).map(|l| position::line_text(&self.rope, l)).collect();
+                    if let Some(tree) = self.tree.as_mut() {
+                        tree.edit(&position::input_edit(&self.rope, start, end, &change.text));
+                    }
                     self.rope.remove(start..end);
                     self.rope.insert(start, &change.text);
                     let added = change.text.matches('\n').count();
@@ -126,6 +148,9 @@ impl Document {
                     self.errors.edited(at, removed, inserted);
                 }
             }
+        }
+        if python {
+            self.tree = syntax::parse_rope(&self.rope, self.tree.as_ref());
         }
         self.hints.verify(&self.rope);
         self.errors.verify(&self.rope);
@@ -218,6 +243,61 @@ mod tests {
         assert_eq!(d.hints.iter().map(|a| a.line).collect::<Vec<_>>(), vec![0]);
         d.apply(vec![change(0, 0, 0, 0, "  ")], 7, Encoding::Utf16);
         assert!(d.hints.is_empty());
+    }
+
+    /// Every node's kind, byte range and points, in order.
+    fn nodes(tree: &tree_sitter::Tree) -> Vec<(String, std::ops::Range<usize>, tree_sitter::Point, tree_sitter::Point)> {
+        let mut out = Vec::new();
+        let mut cursor = tree.walk();
+        'walk: loop {
+            let n = cursor.node();
+            out.push((n.kind().to_string(), n.byte_range(), n.start_position(), n.end_position()));
+            if cursor.goto_first_child() || cursor.goto_next_sibling() {
+                continue;
+            }
+            loop {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_tree_is_edited_incrementally_and_equals_a_fresh_parse() {
+        let mut d = doc("def f(s):\n    return s + '😀'\n\nclass C:\n    x = '漢字'\n\nprint(f('a'))\n");
+        let steps: Vec<(Vec<TextDocumentContentChangeEvent>, Encoding)> = vec![
+            // After the emoji (UTF-16: the emoji is two units).
+            (vec![change(1, 19, 1, 19, " + '🎉'")], Encoding::Utf16),
+            // Inside the CJK string, in UTF-8 bytes: between 漢 and 字.
+            (vec![change(4, 12, 4, 12, "語")], Encoding::Utf8),
+            // Several changes in one notification: a new function, a line removed.
+            (vec![change(2, 0, 2, 0, "def g():\n    '''多行\n文字列'''\n    return 1\n"), change(0, 0, 1, 0, "")], Encoding::Utf16),
+            // Typing a syntax error, then fixing it, in UTF-32.
+            (vec![change(6, 0, 6, 0, "y = (")], Encoding::Utf32),
+            (vec![change(6, 5, 6, 5, "1)\n")], Encoding::Utf32),
+            // A change spanning lines with emoji, and an insertion at the end.
+            (vec![change(0, 20, 2, 2, "🎈\n  ")], Encoding::Utf16),
+            (vec![change(99, 0, 99, 0, "z = [f(x) for x in '😀漢']\n")], Encoding::Utf16),
+        ];
+        for (i, (changes, enc)) in steps.into_iter().enumerate() {
+            d.apply(changes, i as i32 + 2, enc);
+            let text = d.rope.to_string();
+            let fresh = syntax::parse_text(&text).unwrap();
+            let kept = d.tree.as_ref().expect("a Python document keeps its tree");
+            assert_eq!(kept.root_node().to_sexp(), fresh.root_node().to_sexp(), "step {i}: {text:?}");
+            assert_eq!(nodes(kept), nodes(&fresh), "step {i}: {text:?}");
+        }
+        assert!(d.rope.to_string().contains("語"));
+        // A full replacement parses from scratch.
+        d.apply(vec![TextDocumentContentChangeEvent { range: None, range_length: None, text: "a = 1\n".into() }], 20, Encoding::Utf16);
+        assert_eq!(d.tree.as_ref().unwrap().root_node().to_sexp(), syntax::parse_text("a = 1\n").unwrap().root_node().to_sexp());
+        let md = Document::new("file:///t/a.md".parse().unwrap(), Language::Markdown, 1, "# x\n");
+        assert!(md.tree.is_none(), "Markdown keeps no Python tree");
     }
 
     #[test]

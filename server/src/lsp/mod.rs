@@ -7,6 +7,8 @@
 //! * `convert`: engine types <-> LSP types (diagnostics, hints, edits).
 //! * `document`, `anchors`: open documents and run results pinned to lines.
 //! * `regions`: Python regions (files, Markdown fences) and fragments.
+//! * `syntax`: the tree-sitter tree of a Python document, edited and
+//!   re-parsed incrementally with its rope.
 //! * `diagnostics`, `chunks`, `publish`: static findings (re-analysing only
 //!   the statements an edit touched), published per version.
 //! * `run`: one "Make this runnable" run, progress, cancellation, result.
@@ -26,6 +28,7 @@ pub mod regions;
 pub mod report_md;
 pub mod run;
 pub mod state;
+pub mod syntax;
 pub mod transport;
 
 pub use config::SETTINGS_KEYS;

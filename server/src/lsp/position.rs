@@ -150,6 +150,29 @@ pub fn line_end(rope: &Rope, line0: usize, enc: Encoding) -> Position {
     to_position(rope, rope.line_to_char(line0) + line_slice(rope, line0).len_chars(), enc)
 }
 
+/// Byte offset and tree-sitter point (row = line, column = UTF-8 byte
+/// offset in the line) of a rope char offset. The rows are the rope's
+/// lines, which are tree-sitter's rows for `\n` and `\r\n` line endings;
+/// readers of the tree take lines from byte offsets, which are always exact.
+pub fn ts_point(rope: &Rope, char_idx: usize) -> (usize, tree_sitter::Point) {
+    let char_idx = char_idx.min(rope.len_chars());
+    let byte = rope.char_to_byte(char_idx);
+    let line = rope.char_to_line(char_idx);
+    (byte, tree_sitter::Point { row: line, column: byte - rope.line_to_byte(line) })
+}
+
+/// The tree-sitter edit for replacing chars `start..end` of `rope` (the text
+/// before the change) with `text`.
+pub fn input_edit(rope: &Rope, start: usize, end: usize, text: &str) -> tree_sitter::InputEdit {
+    let (start_byte, start_position) = ts_point(rope, start);
+    let (old_end_byte, old_end_position) = ts_point(rope, end.max(start));
+    let new_end_position = match text.rfind('\n') {
+        Some(i) => tree_sitter::Point { row: start_position.row + text.matches('\n').count(), column: text.len() - i - 1 },
+        None => tree_sitter::Point { row: start_position.row, column: start_position.column + text.len() },
+    };
+    tree_sitter::InputEdit { start_byte, old_end_byte, new_end_byte: start_byte + text.len(), start_position, old_end_position, new_end_position }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,5 +244,18 @@ mod tests {
         assert_eq!(from_byte_col(&rope, 0, 5, Encoding::Utf16), pos(0, 3));
         assert_eq!(byte_span(&rope, 1, 6, 7, Encoding::Utf16), Range::new(pos(1, 2), pos(1, 3)));
         assert_eq!(from_byte_col(&rope, 9, 0, Encoding::Utf16), pos(3, 0));
+    }
+
+    #[test]
+    fn tree_sitter_edits_count_bytes_and_byte_columns() {
+        let rope = Rope::from_str(TEXT);
+        // `b` on line 0: char 2, byte 5; `x` on line 1: byte column 6.
+        assert_eq!(ts_point(&rope, 2), (5, tree_sitter::Point { row: 0, column: 5 }));
+        let x = rope.line_to_char(1) + 2;
+        let e = input_edit(&rope, x, x + 1, "😀\n漢");
+        assert_eq!((e.start_byte, e.old_end_byte, e.new_end_byte), (17, 18, 17 + 8));
+        assert_eq!(e.start_position, tree_sitter::Point { row: 1, column: 6 });
+        assert_eq!(e.old_end_position, tree_sitter::Point { row: 1, column: 7 });
+        assert_eq!(e.new_end_position, tree_sitter::Point { row: 2, column: 3 });
     }
 }

@@ -68,7 +68,7 @@ pub fn compute(state: &Arc<State>, snap: &Snapshot) -> Vec<Diagnostic> {
     };
     let regions = regions::python_regions(snap);
     let mut cache = lock(&state.analyses).remove(&snap.uri).unwrap_or_default();
-    let analysed = cache.analyse(&regions);
+    let analysed = cache.analyse(&regions, snap.python_tree());
     if lock(&state.docs).contains_key(&snap.uri) {
         lock(&state.analyses).insert(snap.uri.clone(), cache);
     }

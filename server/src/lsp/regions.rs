@@ -5,6 +5,7 @@
 
 use super::document::{Language, Snapshot};
 use super::position;
+use super::syntax;
 
 /// A stretch of Python source inside a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,7 +91,7 @@ pub fn fragment_for(doc: &Snapshot, start: u32, end: u32, empty: bool) -> Option
     let fragment = if empty {
         match doc.language {
             Language::Markdown => Fragment { start: region.first_line, end: region.last_line() },
-            _ => enclosing_statement(region, start)?,
+            _ => enclosing_statement(region, start, doc.python_tree())?,
         }
     } else {
         Fragment { start, end: end.min(region.last_line()) }
@@ -100,24 +101,21 @@ pub fn fragment_for(doc: &Snapshot, start: u32, end: u32, empty: bool) -> Option
 }
 
 /// The top-level statement (function, class, decorated definition, ...) of
-/// `region` whose lines contain `line`.
-fn enclosing_statement(region: &Region, line: u32) -> Option<Fragment> {
-    let mut parser = tree_sitter::Parser::new();
-    parser.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
-    let tree = parser.parse(&region.text, None)?;
-    let root = tree.root_node();
+/// `region` whose lines contain `line`. `tree` is the document's kept
+/// syntax tree when the region is the whole (Python) document; otherwise
+/// the region is parsed.
+fn enclosing_statement(region: &Region, line: u32, tree: Option<&tree_sitter::Tree>) -> Option<Fragment> {
+    let parsed;
+    let tree = match tree.filter(|_| region.first_line == 0) {
+        Some(tree) => tree,
+        None => {
+            parsed = syntax::parse_text(&region.text)?;
+            &parsed
+        }
+    };
     let row = (line - region.first_line) as usize;
-    let mut cursor = root.walk();
-    let found = root
-        .named_children(&mut cursor)
-        .filter(|n| n.kind() != "comment")
-        .find(|n| n.start_position().row <= row && row <= n.end_position().row)?;
-    let mut end_row = found.end_position().row;
-    // A node that ends at column 0 ends on the line before.
-    if found.end_position().column == 0 && end_row > found.start_position().row {
-        end_row -= 1;
-    }
-    Some(Fragment { start: region.first_line + found.start_position().row as u32, end: region.first_line + end_row as u32 })
+    let found = syntax::top_level_statements(tree, &region.text).into_iter().find(|s| s.first <= row && row <= s.last)?;
+    Some(Fragment { start: region.first_line + found.first as u32, end: region.first_line + found.last as u32 })
 }
 
 #[cfg(test)]
@@ -126,7 +124,9 @@ mod tests {
     use ropey::Rope;
 
     fn snap(text: &str, language: Language) -> Snapshot {
-        Snapshot { uri: "file:///t/a".parse().unwrap(), language, version: 1, rope: Rope::from_str(text) }
+        let rope = Rope::from_str(text);
+        let tree = syntax::parse_rope(&rope, None);
+        Snapshot { uri: "file:///t/a".parse().unwrap(), language, version: 1, rope, tree }
     }
 
     const PY: &str = "import os\n\n@deco\ndef f(x):\n    y = x + 1\n\n    return y\n\n# note\nprint(f(1))\n";
@@ -142,6 +142,27 @@ mod tests {
         // Blank line between statements, and a comment: nothing.
         assert_eq!(fragment_for(&d, 1, 1, true), None);
         assert_eq!(fragment_for(&d, 8, 8, true), None);
+        // Without a kept tree the region is parsed: same answers.
+        let untreed = Snapshot { tree: None, ..d };
+        assert_eq!(fragment_for(&untreed, 4, 4, true), Some(Fragment { start: 2, end: 6 }));
+    }
+
+    #[test]
+    fn the_kept_tree_follows_edits() {
+        use super::super::document::Document;
+        use tower_lsp_server::lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+        let mut doc = Document::new("file:///t/a.py".parse().unwrap(), Language::Python, 1, PY);
+        // Two lines into f's body: f now spans lines 2..=8.
+        let change = TextDocumentContentChangeEvent {
+            range: Some(Range::new(Position::new(5, 0), Position::new(5, 0))),
+            range_length: None,
+            text: "    z = '😀'\n    w = '漢'\n".into(),
+        };
+        doc.apply(vec![change], 2, super::super::position::Encoding::Utf16);
+        let snap = doc.snapshot();
+        assert!(snap.tree.is_some());
+        assert_eq!(fragment_for(&snap, 6, 6, true), Some(Fragment { start: 2, end: 8 }));
+        assert_eq!(fragment_for(&snap, 11, 11, true), Some(Fragment { start: 11, end: 11 }));
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! which: opens work-done progress; prepares the environment on a blocking
 //! thread (and asks before installing, per `installPolicy`); runs the
 //! engine's `fix` in `spawn_blocking` with a `Progress` bridge whose
-//! `cancelled` hook is the run's flag; then, only if the document is still at
+//! `cancelled` hook is the run's flag (also handed, through `cancel_flag`,
+//! to the executor, whose watchdog kills the program running in the sandbox
+//! within milliseconds of a cancel); then, only if the document is still at
 //! the version that ran, pins hints and the runtime error to its lines and
 //! sends one `workspace/applyEdit`; finally `runnable/runFinished`.
 
@@ -208,6 +210,9 @@ impl Progress for Bridge {
     fn cancelled(&self) -> bool {
         self.cancel.is_cancelled()
     }
+    fn cancel_flag(&self) -> Option<Arc<std::sync::atomic::AtomicBool>> {
+        Some(self.cancel.flag())
+    }
 }
 
 struct RunFinished;
@@ -295,8 +300,9 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
         }
     };
     let Some(result) = result else {
-        // Cancelled: answer now; the engine stops at its next check and the
-        // document's slot is freed when it has.
+        // Cancelled: answer now; the executor kills the program in flight,
+        // the engine stops at its next check, and the document's slot is
+        // freed when it has (well within a second).
         let st = state.clone();
         let uri = snap.uri.clone();
         let id = handle.id;

@@ -40,7 +40,8 @@ pub struct ClientCaps {
 /// and a notification the async side waits on.
 #[derive(Debug, Default)]
 pub struct Cancel {
-    flag: AtomicBool,
+    /// Shared with the executor, which kills the run in flight when set.
+    flag: Arc<AtomicBool>,
     notify: Notify,
 }
 
@@ -48,6 +49,11 @@ impl Cancel {
     pub fn cancel(&self) {
         self.flag.store(true, Ordering::SeqCst);
         self.notify.notify_waiters();
+    }
+
+    /// The flag itself, for the executor's watchdog.
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.flag.clone()
     }
 
     pub fn is_cancelled(&self) -> bool {

@@ -59,7 +59,8 @@ impl Proposer for Deterministic {
             if file.writes {
                 continue;
             }
-            if ["listdir", "walk", "scandir", "glob", "iglob", "rglob", "iterdir"].contains(&file.how.as_str()) && !file.path.contains('.') {
+            let last = file.path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            if ["listdir", "walk", "scandir", "glob", "iglob", "rglob", "iterdir"].contains(&file.how.as_str()) && !last.contains('.') {
                 for r in directory_for(&file.path, &patterns) {
                     p.add_resource(r);
                 }
@@ -68,6 +69,7 @@ impl Proposer for Deterministic {
             }
         }
         add_driver(ctx, &mut p);
+        apply_isinstance_bases(ctx, &mut p);
         p
     }
 
@@ -213,6 +215,23 @@ impl Proposer for Deterministic {
                 }
             }
         }
+        if is("AssertionError") {
+            // The assertion states what the values must be: try the values
+            // its condition suggests.
+            if let Some(l) = line {
+                let text = ctx.line_text(l).to_string();
+                for n in &names_on_line {
+                    let b = base.binding(n).unwrap();
+                    for alt in alternatives(b, &text) {
+                        let mut p = base.clone();
+                        let bm = p.binding_mut(n).unwrap();
+                        bm.candidates.push(Candidate::Value(alt));
+                        bm.choice = bm.candidates.len() - 1;
+                        out.push(p);
+                    }
+                }
+            }
+        }
         // Whatever the error: the next candidate of each name on the line,
         // and of a name whose own definition failed.
         let mut suspects = names_on_line.clone();
@@ -253,6 +272,8 @@ impl Proposer for Deterministic {
                 continue;
             }
             let br_condition = condition;
+            out.extend(membership_variants(ctx, best, *line));
+            out.extend(equality_variants(ctx, best, condition));
             let mut names = gnames.clone();
             names.extend(identifiers(condition));
             names.extend(related_bindings(ctx, &best.prefix, *line));
@@ -279,21 +300,43 @@ impl Proposer for Deterministic {
 /// though the fragment refers to them (a method only a library would call).
 fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
     let mut out = Vec::new();
-    let body_uncovered = |line: u32| uncovered.contains(&line) || uncovered.contains(&(line + 1));
-    for f in ctx.analysis.functions.iter().filter(|f| body_uncovered(f.line) && f.params.iter().all(|p| p.star.is_empty())) {
-        let mut p = best.prefix.clone();
-        let args: Vec<String> = f.params.iter().filter(|x| !x.has_default).map(|x| infer::best(&x.name, &x.usage, 1).expr()).collect();
-        p.driver.push(format!("{}({})", f.name, args.join(", ")));
-        out.push(p);
+    // Driver calls run after the fragment: a value spelled through a module
+    // the fragment rebinds (`from datetime import datetime`) cannot be used.
+    let arg = |name: &str, usage: &Usage| -> String {
+        let v = infer::best(name, usage, 1);
+        let mut imports = Vec::new();
+        v.imports(&mut imports);
+        let shadowed = imports.iter().filter_map(|i| super::prefix::module_of_import(i)).any(|m| ctx.analysis.bound_names.contains(m.split('.').next().unwrap_or("")));
+        if shadowed { "None".to_string() } else { v.expr() }
+    };
+    let lines: Vec<&str> = ctx.fragment.lines().collect();
+    // Lines of a def's block still uncovered: the body never ran, or a
+    // branch on a defaulted parameter did not (then pass every parameter).
+    let block_uncovered = |line: u32| {
+        let (a, b) = block_span(&lines, line as usize - 1);
+        uncovered.iter().any(|&u| u as usize > a && u as usize <= b + 1)
+    };
+    for f in ctx.analysis.functions.iter().filter(|f| block_uncovered(f.line) && f.params.iter().all(|p| p.star.is_empty())) {
+        let required: Vec<String> = f.params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage)).collect();
+        let all: Vec<String> = f.params.iter().map(|x| arg(&x.name, &x.usage)).collect();
+        for args in [required, all] {
+            let mut p = best.prefix.clone();
+            p.driver.push(format!("{}({})", f.name, args.join(", ")));
+            out.push(p);
+        }
     }
     for c in &ctx.analysis.classes {
-        for m in c.methods.iter().filter(|m| body_uncovered(m.line) && !m.name.starts_with("__")) {
-            let args: Vec<String> = m.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).map(|x| infer::best(&x.name, &x.usage, 1).expr()).collect();
-            let mut p = best.prefix.clone();
+        for m in c.methods.iter().filter(|m| block_uncovered(m.line) && !m.name.starts_with("__")) {
+            let params: Vec<_> = m.params.iter().skip(1).filter(|x| x.star.is_empty()).collect();
+            let required: Vec<String> = params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage)).collect();
+            let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage)).collect();
             let init_args = c.methods.iter().find(|x| x.name == "__init__").map(|i| i.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).count()).unwrap_or(0);
             let instance = if init_args == 0 { format!("{}()", c.name) } else { format!("{}.__new__({})", c.name, c.name) };
-            p.driver.push(format!("{instance}.{}({})", m.name, args.join(", ")));
-            out.push(p);
+            for args in [required, all] {
+                let mut p = best.prefix.clone();
+                p.driver.push(format!("{instance}.{}({})", m.name, args.join(", ")));
+                out.push(p);
+            }
         }
     }
     out
@@ -355,6 +398,149 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
         }
     }
     out
+}
+
+/// `isinstance(path, Type)` tests in the fragment, as (path, type) with
+/// dotted names; for a tuple of types, the first.
+fn isinstance_tests(fragment: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in fragment.lines() {
+        let mut rest = line;
+        while let Some(at) = rest.find("isinstance(") {
+            rest = &rest[at + "isinstance(".len()..];
+            let Some((path, after)) = rest.split_once(',') else { break };
+            let ty: String = after.trim_start().trim_start_matches('(').chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.').collect();
+            let path = path.trim();
+            let dotted = |s: &str| !s.is_empty() && s.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'));
+            if dotted(path) && dotted(&ty) && ty.contains('.') {
+                out.push((path.to_string(), ty));
+            }
+        }
+    }
+    out
+}
+
+/// Objects the fragment type-tests against a library class become
+/// instances of a subclass of it, so the tested branch runs.
+fn apply_isinstance_bases(ctx: &Context, p: &mut Prefix) {
+    for (path, ty) in isinstance_tests(ctx.fragment) {
+        let root = ty.split('.').next().unwrap_or("");
+        let importable = import_binding(ctx, root).is_some() || p.binding(root).is_some_and(|b| matches!(b.current(), Candidate::Import(_)));
+        if !importable {
+            continue;
+        }
+        if let Some(Value::Object { class, .. }) = value_at_mut(p, &path) {
+            if !class.contains('(') {
+                *class = format!("{class}({ty})");
+            }
+        }
+    }
+}
+
+/// The value a dotted path (`node.value.func`) reaches in the prefix.
+fn value_at_mut<'p>(p: &'p mut Prefix, path: &str) -> Option<&'p mut Value> {
+    let mut parts = path.split('.');
+    let b = parts.next().and_then(|n| p.binding_mut(n))?;
+    let Candidate::Value(v) = b.current_mut() else { return None };
+    let mut target = Some(v);
+    for attr in parts {
+        target = match target {
+            Some(Value::Object { attrs, .. }) | Some(Value::Derived { attrs, .. }) => {
+                attrs.iter_mut().find(|(n, _)| n == attr).map(|(_, v)| v)
+            }
+            _ => None,
+        };
+    }
+    target
+}
+
+/// `a == b` comparisons in a condition, where `a` is a value the prefix
+/// defines (`leaf.type == token.COLON`): variants where they hold, each alone
+/// and all together.
+fn equality_variants(ctx: &Context, best: &Attempt, condition: &str) -> Vec<Prefix> {
+    let is_path = |s: &str| !s.is_empty() && s.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_')) && !s.starts_with(|c: char| c.is_ascii_digit());
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let flat = condition.replace(['(', ')', '\n'], " ");
+    for clause in flat.split(" and ").flat_map(|c| c.split(" or ")) {
+        if let Some((l, r)) = clause.split_once("==") {
+            let (l, r) = (l.trim().trim_start_matches("not ").trim(), r.trim());
+            if is_path(l) {
+                pairs.push((l.to_string(), r.to_string()));
+            } else if is_path(r) {
+                pairs.push((r.to_string(), l.to_string()));
+            }
+        }
+    }
+    let resolve = |p: &mut Prefix, rhs: &str| -> Option<Value> {
+        if let Ok(i) = rhs.parse::<i64>() {
+            return Some(Value::Int(i));
+        }
+        let q = rhs.chars().next()?;
+        if (q == '\'' || q == '"') && rhs.ends_with(q) && rhs.len() >= 2 {
+            return Some(Value::Str(rhs[1..rhs.len() - 1].to_string()));
+        }
+        // `path[i]`: an element of a list the prefix defines.
+        if let Some((base, idx)) = rhs.strip_suffix(']').and_then(|r| r.rsplit_once('[')) {
+            let i: i64 = idx.trim().parse().ok()?;
+            if let Some(Value::List(items)) = value_at_mut(p, base.trim()) {
+                let n = items.len() as i64;
+                let at = if i < 0 { n + i } else { i };
+                return (0..n).contains(&at).then(|| items[at as usize].clone());
+            }
+            return None;
+        }
+        if !is_path(rhs) {
+            return None;
+        }
+        if let Some(v) = value_at_mut(p, rhs) {
+            return Some(v.clone());
+        }
+        let root = rhs.split('.').next()?;
+        let imported = import_binding(ctx, root).is_some() || p.binding(root).is_some_and(|b| matches!(b.current(), Candidate::Import(_)));
+        imported.then(|| Value::Expr { code: rhs.to_string(), imports: vec![] })
+    };
+    let mut out = Vec::new();
+    let mut all = best.prefix.clone();
+    let mut changed_all = 0;
+    for (lhs, rhs) in &pairs {
+        let mut p = best.prefix.clone();
+        let Some(v) = resolve(&mut p, rhs) else { continue };
+        if let Some(slot) = value_at_mut(&mut p, lhs) {
+            if *slot != v {
+                *slot = v.clone();
+                out.push(p);
+            }
+        }
+        if let Some(slot) = value_at_mut(&mut all, lhs) {
+            *slot = v;
+            changed_all += 1;
+        }
+    }
+    if changed_all > 1 {
+        out.insert(0, all);
+    }
+    out
+}
+
+/// `a in b` with both sides dotted paths: a variant where `b` holds `a`.
+fn membership_variants(ctx: &Context, best: &Attempt, line: u32) -> Vec<Prefix> {
+    let text = ctx.line_text(line);
+    let dotted = |s: &str| -> Option<String> {
+        let t: String = s.trim().trim_start_matches("not ").trim_start_matches('(').trim_end_matches(':').trim_end_matches(')').trim().to_string();
+        (!t.is_empty() && t.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))).then_some(t)
+    };
+    let cond = text.trim().trim_start_matches("elif ").trim_start_matches("if ").trim_start_matches("while ");
+    let Some((a, b)) = cond.split_once(" in ") else { return Vec::new() };
+    let (Some(a), Some(b)) = (dotted(a.rsplit(" and ").next().unwrap_or(a)), dotted(b.split(" and ").next().unwrap_or(b))) else { return Vec::new() };
+    let mut p = best.prefix.clone();
+    let Some(element) = value_at_mut(&mut p, &a).map(|v| v.clone()) else { return Vec::new() };
+    match value_at_mut(&mut p, &b) {
+        Some(container) => {
+            *container = Value::List(vec![element]);
+            vec![p]
+        }
+        None => Vec::new(),
+    }
 }
 
 /// The fragment's own import statement that binds `name`, if any.
@@ -827,6 +1013,7 @@ fn add_member(b: &mut Binding, attr: &str, called: bool, usage: &Usage, usage_wh
             }
         }
         // A builtin value lacks the attribute: a subclass of its type that has it.
+        let member = if called { infer::legacy_method(base, attr).unwrap_or(member) } else { member };
         let (attrs, methods) = if called { (vec![], vec![(attr.to_string(), member)]) } else { (vec![(attr.to_string(), member)], vec![]) };
         let derived = Value::Derived { class, base: base.into(), value: Box::new(current.clone()), attrs, methods };
         b.candidates.insert(b.choice + 1, Candidate::Value(derived));

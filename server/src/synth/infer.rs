@@ -136,6 +136,11 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
             _ => {}
         }
     }
+    if u.operators.contains("contains") {
+        add(&mut scores, "list", 3);
+        add(&mut scores, "dict", 2);
+        add(&mut scores, "str", 1);
+    }
     for op in &u.operators {
         if ["+", "-", "*", "/", "//", "**", "<", ">", "<=", ">="].contains(&op.as_str()) {
             add(&mut scores, "int", 2);
@@ -516,10 +521,42 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
             Value::Class { attrs, methods }
         }
         _ => {
+            // Indexed or iterated too: a dict or list subclass with the
+            // extra members, so both uses work.
+            let keyed = u.subscripts.iter().any(|(k, _)| matches!(k, Key::Str(_) | Key::Expr(_))) || !u.subscript_writes.is_empty();
+            let listy = u.iterated || u.element.is_some() || u.subscripts.iter().any(|(k, _)| matches!(k, Key::Int(_) | Key::Slice));
+            if depth <= 1 && (keyed || listy) {
+                let base = if keyed { "dict" } else { "list" };
+                let base_attrs = kind_attrs(base);
+                let mut extra = u.clone();
+                extra.attrs.retain(|a, _| base_attrs.is_none_or(|b| !b.contains(a)));
+                let (attrs, mut methods) = members(&extra, depth);
+                for (m, v) in methods.iter_mut() {
+                    if let Some(alias) = legacy_method(base, m) {
+                        *v = alias;
+                    }
+                }
+                let mut plain = u.clone();
+                plain.attrs.clear();
+                return Value::Derived { class: camel(name), base: base.into(), value: Box::new(build(base, name, &plain, depth)), attrs, methods };
+            }
             let (attrs, methods) = members(u, depth);
             Value::Object { class: camel(name), attrs, methods }
         }
     }
+}
+
+/// Methods a builtin type had under another name (Python 2's dict API),
+/// answered by the type's own method so the data stays consistent.
+pub fn legacy_method(base: &str, method: &str) -> Option<Value> {
+    let code = match (base, method) {
+        ("dict", "iteritems" | "viewitems") => "list(self.items())",
+        ("dict", "iterkeys" | "viewkeys") => "list(self.keys())",
+        ("dict", "itervalues" | "viewvalues") => "list(self.values())",
+        ("dict", "has_key") => "args[0] in self",
+        _ => return None,
+    };
+    Some(Value::Function { returns: Box::new(Value::Expr { code: code.into(), imports: vec![] }), is_async: false })
 }
 
 fn element_default(collection: &str) -> Value {

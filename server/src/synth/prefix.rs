@@ -151,8 +151,15 @@ impl Prefix {
         let mut imports: Vec<String> = Vec::new();
         let mut defs: Vec<String> = Vec::new();
         let mut anything = false;
-        for b in &self.bindings {
-            match b.current() {
+        let mut values: Vec<Candidate> = self.bindings.iter().map(|b| b.current().clone()).collect();
+        let mut classes: Vec<(String, String)> = Vec::new();
+        for c in values.iter_mut() {
+            if let Candidate::Value(v) = c {
+                v.uniquify_classes(&mut classes);
+            }
+        }
+        for (b, current) in self.bindings.iter().zip(&values) {
+            match current {
                 Candidate::Import(stmt) => imports.push(stmt.clone()),
                 Candidate::Value(v) => {
                     v.imports(&mut imports);

@@ -8,6 +8,8 @@ use super::Proposer;
 use crate::coverage::Coverage;
 use crate::exec::ExecError;
 use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 #[derive(Debug)]
 pub struct SearchResult {
@@ -27,12 +29,20 @@ pub trait Progress {
     fn cancelled(&self) -> bool {
         false
     }
+    /// The flag behind `cancelled`, when there is one: the run in flight is
+    /// then stopped as soon as it is set, not only the search between runs.
+    fn cancel_flag(&self) -> Option<Arc<AtomicBool>> {
+        None
+    }
 }
 
 pub struct NoProgress;
 impl Progress for NoProgress {}
 
 pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Progress) -> Result<SearchResult, ExecError> {
+    if let Some(flag) = progress.cancel_flag() {
+        session.set_cancel(Some(flag));
+    }
     let first = proposer.initial(&session.ctx);
     let mut current = match session.attempt(first)? {
         Some(a) => a,
@@ -67,30 +77,34 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
             break;
         }
     }
-    // Evolution: variants that cover what the best prefix did not.
+    // Evolution: variants that cover what the best prefix did not. A variant
+    // that beats the best prefix becomes the best and is evolved further
+    // (hill climbing); every variant that adds statements joins the union.
     let mut variants: Vec<Attempt> = Vec::new();
-    let mut union = best.coverage.clone();
     let executable = best.coverage.executable.clone();
-    if !union.is_full() && session.has_budget() {
-        let uncovered: Vec<u32> = executable.iter().copied().filter(|l| !union.covered.contains(l)).collect();
+    let mut union = best.coverage.clone();
+    'climb: while !union.is_full() && session.has_budget() && !progress.cancelled() {
+        let uncovered: Vec<u32> = executable.iter().copied().filter(|l| !best.coverage.covered.contains(l)).collect();
         for proposal in proposer.variants(&session.ctx, &best, &uncovered) {
             if !session.has_budget() || progress.cancelled() {
-                break;
+                break 'climb;
             }
             let Some(v) = session.attempt(proposal)? else { continue };
-            if v.score() > best.score() {
-                best = v.clone();
-            }
             let adds = v.coverage.covered.iter().any(|l| !union.covered.contains(l));
             if adds {
                 union = Coverage::union(executable.clone(), [&union, &v.coverage]);
-                variants.push(v);
+                variants.push(v.clone());
                 progress.evolving(variants.len(), union.ratio);
             }
+            if v.score() > best.score() {
+                best = v;
+                continue 'climb;
+            }
             if union.is_full() {
-                break;
+                break 'climb;
             }
         }
+        break;
     }
     variants.retain(|v| v.prefix != best.prefix);
     Ok(SearchResult { best, variants, union, rounds })

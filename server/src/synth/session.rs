@@ -8,6 +8,8 @@ use crate::coverage::{self, Coverage};
 use crate::exec::{ExecError, Executor, RunOutcome, RunRequest, RunStatus};
 use crate::program::{self, Program};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// What the proposers may look at.
@@ -62,12 +64,20 @@ pub struct Session<'a> {
     max_runs: usize,
     pub executions: usize,
     tried: HashSet<String>,
+    /// When set, stops the run in flight (see [`Executor::run_cancellable`]).
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl<'a> Session<'a> {
     pub fn new(ctx: Context<'a>, executor: &'a dyn Executor, budget: Duration, max_runs: usize) -> Self {
         let run_timeout = (budget / 3).clamp(Duration::from_secs(1), Duration::from_secs(10));
-        Session { ctx, executor, deadline: Instant::now() + budget, run_timeout, max_runs, executions: 0, tried: HashSet::new() }
+        Session { ctx, executor, deadline: Instant::now() + budget, run_timeout, max_runs, executions: 0, tried: HashSet::new(), cancel: None }
+    }
+
+    /// A flag that, once set, stops the run in flight promptly (its outcome
+    /// is `Timeout` with limit [`crate::exec::CANCELLED`]).
+    pub fn set_cancel(&mut self, cancel: Option<Arc<AtomicBool>>) {
+        self.cancel = cancel;
     }
 
     pub fn has_budget(&self) -> bool {
@@ -95,7 +105,10 @@ impl<'a> Session<'a> {
             timeout: self.run_timeout.min(remaining.max(Duration::from_millis(500))),
         };
         self.executions += 1;
-        let outcome = self.executor.run(&request)?;
+        let outcome = match &self.cancel {
+            Some(flag) => self.executor.run_cancellable(&request, flag)?,
+            None => self.executor.run(&request)?,
+        };
         let trace = coverage::fragment_trace(&program, &outcome);
         let coverage = coverage::measure(&self.ctx.analysis.statements, &trace);
         let attempt = Attempt { prefix, program, outcome, coverage };

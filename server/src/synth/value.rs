@@ -17,6 +17,8 @@ pub enum Value {
     /// A Python expression with the imports it needs (`datetime(2024, 1, 15)`).
     Expr { code: String, imports: Vec<String> },
     /// A plain class with these attributes and methods, instantiated.
+    /// `class` is the class name, optionally followed by its base in
+    /// parentheses (`Value(ast.Call)`) so that `isinstance` checks pass.
     Object { class: String, attrs: Vec<(String, Value)>, methods: Vec<(String, Value)> },
     /// A function returning a value (for undefined helpers and callables).
     Function { returns: Box<Value>, is_async: bool },
@@ -103,6 +105,45 @@ impl Value {
         }
     }
 
+    /// Rename classes of objects that share a name with a different class
+    /// already seen (`seen`: name -> definition), so no definition
+    /// silently replaces another.
+    pub fn uniquify_classes(&mut self, seen: &mut Vec<(String, String)>) {
+        match self {
+            Value::Object { class, attrs, methods } => {
+                for (_, v) in attrs.iter_mut().chain(methods.iter_mut()) {
+                    v.uniquify_classes(seen);
+                }
+                let def = class_source("_", attrs, methods);
+                let ident = class_ident(class).to_string();
+                let base = class[ident.len()..].to_string();
+                let mut name = ident.clone();
+                let mut n = 2;
+                while let Some((_, d)) = seen.iter().find(|(c, _)| *c == name) {
+                    if *d == def {
+                        break;
+                    }
+                    name = format!("{ident}{n}");
+                    n += 1;
+                }
+                if !seen.iter().any(|(c, _)| *c == name) {
+                    seen.push((name.clone(), def));
+                }
+                *class = format!("{name}{base}");
+            }
+            Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => {
+                attrs.iter_mut().chain(methods.iter_mut()).for_each(|(_, v)| v.uniquify_classes(seen))
+            }
+            Value::Function { returns, .. } => returns.uniquify_classes(seen),
+            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter_mut().for_each(|x| x.uniquify_classes(seen)),
+            Value::Dict(kv) => kv.iter_mut().for_each(|(k, v)| {
+                k.uniquify_classes(seen);
+                v.uniquify_classes(seen)
+            }),
+            _ => {}
+        }
+    }
+
     /// The name of the Python type this value has at run time, as an
     /// AttributeError reports it (`str`, `dict`, `DataFrame`, `Parcel`).
     pub fn type_name(&self) -> String {
@@ -124,7 +165,7 @@ impl Value {
                     other => other.to_string(),
                 }
             }
-            Value::Object { class, .. } | Value::Derived { class, .. } => class.clone(),
+            Value::Object { class, .. } | Value::Derived { class, .. } => class_ident(class).to_string(),
             Value::Function { .. } | Value::Raises(_) => "function".into(),
             Value::Class { .. } => "type".into(),
             Value::Code { .. } => String::new(),
@@ -250,7 +291,7 @@ impl Value {
             Value::Anything => format!("{ANYTHING_CLASS}()"),
             // Definitions are rendered by `definition`; as an expression they
             // are referred to by the binding's name.
-            Value::Object { class, .. } => format!("{class}()"),
+            Value::Object { class, .. } => format!("{}()", class_ident(class)),
             Value::Derived { class, value, .. } => format!("{class}({})", value.expr()),
             Value::Function { .. } | Value::Class { .. } | Value::Code { .. } | Value::Raises(_) => "None".into(),
         }
@@ -303,7 +344,19 @@ impl Value {
                 let def = if *is_async { "async def" } else { "def" };
                 format!("{def} {name}(*args, **kwargs):\n    return {}", returns.expr())
             }
-            Value::Class { attrs, methods } => class_source(name, attrs, methods),
+            Value::Class { attrs, methods } => {
+                let src = class_source(name, attrs, methods);
+                if methods.iter().any(|(m, _)| m == "__init__") {
+                    src
+                } else {
+                    // Instantiated with whatever arguments the fragment passes;
+                    // keyword arguments become attributes.
+                    let init = "    def __init__(self, *args, **kwargs):\n        self.__dict__.update(kwargs)";
+                    let head = format!("class {name}:");
+                    let body = src.strip_prefix(&head).unwrap_or("").strip_prefix("\n    pass").unwrap_or(src.strip_prefix(&head).unwrap_or(""));
+                    if body.trim().is_empty() { format!("{head}\n{init}") } else { format!("{head}\n{init}\n{body}") }
+                }
+            }
             Value::Code { source, .. } => source.clone(),
             Value::Raises(exc) => format!("def {name}(*args, **kwargs):\n    raise {exc}('{name} failed')"),
             Value::Derived { class, base, value, attrs, methods } => {
@@ -311,16 +364,21 @@ impl Value {
                 format!("{src}\n\n\n{name} = {class}({})", value.expr())
             }
             Value::Object { class, attrs, methods } => {
-                if class == name {
+                if class_ident(class) == name {
                     // A capitalised name used with attributes is the class itself.
                     members_source(class, attrs, methods, true)
                 } else {
-                    format!("{}\n\n\n{name} = {class}()", class_source(class, attrs, methods))
+                    format!("{}\n\n\n{name} = {}()", class_source(class, attrs, methods), class_ident(class))
                 }
             }
             _ => format!("{name} = {}", wrap_long(&self.expr(), name.len() + 3)),
         }
     }
+}
+
+/// The name part of a class spelled with its base (`Value(ast.Call)` -> `Value`).
+pub fn class_ident(class: &str) -> &str {
+    class.split('(').next().unwrap_or(class)
 }
 
 fn class_name_for(attr: &str) -> String {
@@ -343,6 +401,11 @@ fn class_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Valu
 /// methods are classmethods.
 fn members_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Value)], on_class: bool) -> String {
     let mut s = format!("class {class}:");
+    if class.contains('(') && !on_class {
+        // A library base class's own constructor is not needed: the
+        // attributes below are what the fragment reads.
+        s.push_str("\n    def __init__(self, *args, **kwargs):\n        pass\n");
+    }
     for (a, v) in attrs {
         s.push_str(&format!("\n    {a} = {}", v.expr()));
     }

@@ -326,7 +326,11 @@ impl<'a> Walker<'a> {
                 self.store.with(Some(rp), |u| match (lit, membership) {
                     (Some(lit), true) => push_unique(&mut u.contains, lit),
                     (Some(lit), false) => record_literal_op(&mut u.compared, flipped, lit),
-                    (None, _) => {
+                    // The container side of `a in b`: it must be a collection.
+                    (None, true) => {
+                        u.operators.insert("contains".to_string());
+                    }
+                    (None, false) => {
                         u.operators.insert(flipped.to_string());
                     }
                 });
@@ -683,7 +687,7 @@ mod tests {
             usage("'k' in x\n", "x").contains,
             vec![Literal::Str("k".into())]
         );
-        assert!(usage("k in x\n", "x").operators.contains("in"));
+        assert!(usage("k in x\n", "x").operators.contains("contains"));
         assert!(usage("with x:\n    pass\n", "x").with_ctx);
         assert!(
             usage("with x.open() as f:\n    f.read()\n", "x").attrs["open"]

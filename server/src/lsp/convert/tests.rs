@@ -37,7 +37,7 @@ fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[u32]) -> Fi
 }
 
 fn snap(name: &str, language: Language, text: &str) -> Snapshot {
-    Snapshot { uri: format!("file:///work/{name}").parse().unwrap(), language, version: 3, rope: Rope::from_str(text) }
+    Snapshot { uri: format!("file:///work/{name}").parse().unwrap(), language, version: 3, rope: Rope::from_str(text), tree: None }
 }
 
 fn opts(encoding: Encoding) -> EditOptions<'static> {
