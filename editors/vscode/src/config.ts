@@ -1,0 +1,37 @@
+// The extension's settings: the server's keys under `runnable.` plus
+// `runnable.server.path`, which only the extension reads.
+
+import * as vscode from 'vscode';
+import { expandPath } from './lookup';
+import { SERVER_SETTINGS } from './protocol';
+
+export const SECTION = 'runnable';
+
+function folders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}
+
+/**
+ * The object the server reads (docs/protocol.md "Settings"), with dotted
+ * keys. Paths get `~` and `${workspaceFolder}` expanded; empty ones are null.
+ */
+export function serverSettings(): Record<string, unknown> {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  const out: Record<string, unknown> = {};
+  for (const key of SERVER_SETTINGS) {
+    let value = cfg.get<unknown>(key);
+    if (key === 'interpreter' || key === 'cacheDir') {
+      value = typeof value === 'string' && value.trim() ? expandPath(value, folders()) : null;
+    }
+    out[key] = value === undefined ? null : value;
+  }
+  return out;
+}
+
+export function serverPathSetting(): string | null {
+  return vscode.workspace.getConfiguration(SECTION).get<string | null>('server.path') ?? null;
+}
+
+export function workspaceFolderPaths(): string[] {
+  return folders();
+}

@@ -1,0 +1,32 @@
+// The names shared with the server, as fixed in docs/protocol.md.
+// tests/editors/settings-sync.test.mjs checks them against the server's
+// constants (server/src/lsp/config.rs) and this package's manifest.
+
+/** Settings keys the server reads from `initializationOptions` and `settings.runnable`. */
+export const SERVER_SETTINGS = [
+  'interpreter',
+  'cacheDir',
+  'installPolicy',
+  'budgetSeconds',
+  'resourceDir',
+  'hints.coverage',
+  'hints.values',
+  'llm.enabled',
+] as const;
+
+export const CMD_MAKE_RUNNABLE = 'runnable.makeRunnable';
+export const CMD_SHOW_REPORT = 'runnable.showReport';
+export const CMD_CANCEL = 'runnable.cancel';
+export const ACTION_KIND = 'refactor.rewrite.makeRunnable';
+export const RUN_FINISHED = 'runnable/runFinished';
+
+/** Params of the `runnable/runFinished` notification. */
+export interface RunFinished {
+  uri: string;
+  version: number;
+  status: string;
+  covered: number;
+  executable: number;
+  ratio: number;
+  error?: string | null;
+}

@@ -1,0 +1,203 @@
+-- End to end in a real Neovim (headless): the plugin is loaded from
+-- editors/nvim by the runner (`--cmd 'set rtp^=editors/nvim'`), `runnable`
+-- is on PATH. Opens a copy of tests/fixtures/string_from_methods.py, runs
+-- `:'<,'>Runnable fix` on its fragment and checks the edit, the inlay hints,
+-- that vim.g.runnable's settings reach the server (cacheDir), the report,
+-- `:Runnable hints off`, the configuration's validation, the code action
+-- through vim.lsp.buf.code_action, and `:checkhealth runnable`. Prints one `ok`/`not ok` line per check (TAP) and
+-- exits non-zero on any failure.
+--
+-- Run by tests/editors/nvim-e2e.sh; FILE is the copy to open.
+
+local file = assert(vim.env.RUNNABLE_E2E_FILE, 'RUNNABLE_E2E_FILE is not set')
+local fixture = assert(vim.env.RUNNABLE_E2E_FIXTURE, 'RUNNABLE_E2E_FIXTURE is not set')
+
+local out = io.stdout
+local passed, failed, n = 0, 0, 0
+local function report(ok, name, detail)
+  n = n + 1
+  if ok then
+    passed = passed + 1
+    out:write(('ok %d - %s\n'):format(n, name))
+  else
+    failed = failed + 1
+    out:write(('not ok %d - %s\n'):format(n, name))
+    if detail then
+      out:write('  # ' .. tostring(detail):gsub('\n', '\n  # ') .. '\n')
+    end
+  end
+  out:flush()
+end
+local function check(name, fn)
+  local ok, err = xpcall(fn, debug.traceback)
+  report(ok, name, err)
+  return ok
+end
+local function finish()
+  out:write(('1..%d\n'):format(n))
+  out:flush()
+  vim.cmd(failed == 0 and n > 0 and 'qa!' or 'cquit! 1')
+end
+local t0 = vim.uv.hrtime()
+local function elapsed()
+  return ('%.1f s'):format((vim.uv.hrtime() - t0) / 1e9)
+end
+
+local function lines(bufnr)
+  return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+end
+
+local original = vim.fn.readfile(fixture)
+vim.cmd.edit(vim.fn.fnameescape(file))
+local bufnr = vim.api.nvim_get_current_buf()
+local client
+
+check('the plugin defines :Runnable with subcommand completion', function()
+  assert(vim.g.loaded_runnable == 1, 'plugin/runnable.lua was not loaded')
+  assert(vim.fn.exists(':Runnable') == 2, ':Runnable is not defined')
+  local subs = vim.fn.getcompletion('Runnable ', 'cmdline')
+  for _, s in ipairs({ 'fix', 'report', 'hints', 'restart', 'cancel' }) do
+    assert(vim.list_contains(subs, s), ('completion lacks %s: %s'):format(s, vim.inspect(subs)))
+  end
+  local hints = vim.fn.getcompletion('Runnable hints ', 'cmdline')
+  assert(vim.deep_equal(hints, { 'on', 'off' }), vim.inspect(hints))
+end)
+
+check('lsp/runnable.lua is a vim.lsp.Config found by vim.lsp.config', function()
+  local c = vim.lsp.config.runnable
+  assert(c and c.cmd[2] == 'lsp', vim.inspect(c and c.cmd))
+  assert(vim.deep_equal(c.filetypes, { 'python', 'markdown' }), vim.inspect(c.filetypes))
+  assert(vim.list_contains(c.root_markers, '.git'))
+end)
+
+check('vim.g.runnable is validated', function()
+  local config = require('runnable.config')
+  local saved = vim.g.runnable
+  vim.g.runnable = { settings = { installPolicy = 'sometimes' } }
+  local ok, err = pcall(config.get)
+  assert(not ok and tostring(err):find('installPolicy'), 'a bad installPolicy passes: ' .. tostring(err))
+  vim.g.runnable = { settings = { colour = 1 } }
+  ok, err = pcall(config.get)
+  assert(not ok and tostring(err):find('colour'), 'an unknown key passes: ' .. tostring(err))
+  vim.g.runnable = { server_path = 3 }
+  ok = pcall(config.get)
+  assert(not ok, 'a numeric server_path passes')
+  vim.g.runnable = { settings = { installPolicy = 'never', hints = { values = true }, budgetSeconds = 30 } }
+  local s = config.server_settings(config.get())
+  assert(s.installPolicy == 'never' and s['hints.values'] == true and s.budgetSeconds == 30, vim.inspect(s))
+  vim.g.runnable = saved
+end)
+
+local attached = check('the client attaches to the Python buffer', function()
+  assert(vim.wait(20000, function()
+    client = vim.lsp.get_clients({ bufnr = bufnr, name = 'runnable' })[1]
+    return client ~= nil and client.initialized
+  end, 50), 'no initialized runnable client after 20 s')
+  out:write(('# attached after %s\n'):format(elapsed()))
+end)
+
+local ran = attached and check(":'<,'>Runnable fix inserts the prefix above the fragment", function()
+  -- Select the fragment (lines 2-3) in Visual line mode and leave it: '< and '> are set.
+  vim.cmd('normal! 2GVj')
+  vim.cmd('normal! \27')
+  vim.cmd("'<,'>Runnable fix")
+  local state = require('runnable')
+  assert(vim.wait(120000, function()
+    return state.last[bufnr] ~= nil
+  end, 50), 'no runnable/runFinished after 120 s')
+  local done = state.last[bufnr]
+  out:write(('# run finished after %s: %s\n'):format(elapsed(), vim.inspect(done, { newline = ' ', indent = '' })))
+  assert(done.status == 'completed', 'status ' .. tostring(done.status))
+  assert(done.covered == 2 and done.executable == 2, ('coverage %s/%s'):format(done.covered, done.executable))
+  assert(vim.wait(5000, function()
+    return lines(bufnr)[2]:find('^record_line = ') ~= nil
+  end, 50), 'no prefix on line 2:\n' .. table.concat(lines(bufnr), '\n'))
+  local l = lines(bufnr)
+  assert(l[1] == original[1], 'the comment above the selection moved')
+  local tail = vim.list_slice(l, #l - (#original - 2), #l)
+  assert(vim.deep_equal(tail, vim.list_slice(original, 2, #original)), 'the fragment changed:\n' .. table.concat(l, '\n'))
+  assert(vim.b[bufnr].runnable and vim.b[bufnr].runnable.covered == 2, 'b:runnable not set')
+  assert(state.statusline() == 'Runnable 2/2', state.statusline())
+  local cache = vim.env.RUNNABLE_E2E_CACHE
+  assert(vim.fn.isdirectory(cache) == 1 and #vim.fn.readdir(cache) > 0, 'vim.g.runnable.settings.cacheDir did not reach the server: ' .. cache)
+end)
+
+local fragment_rows -- 0-based rows of the fragment after the edit
+if ran then
+  check('inlay hints are enabled and cover every fragment line', function()
+    local l = lines(bufnr)
+    fragment_rows = { #l - 2, #l - 1 }
+    assert(vim.lsp.inlay_hint.is_enabled({ bufnr = bufnr }), 'inlay hints were not enabled for the buffer')
+    local hints
+    assert(vim.wait(10000, function()
+      hints = vim.lsp.inlay_hint.get({ bufnr = bufnr })
+      local rows = {}
+      for _, h in ipairs(hints) do
+        local label = h.inlay_hint.label
+        if type(label) == 'table' then
+          label = table.concat(vim.tbl_map(function(p) return p.value end, label))
+        end
+        if label:find('^ran ×%d+') then
+          rows[h.inlay_hint.position.line] = true
+        end
+      end
+      return rows[fragment_rows[1]] and rows[fragment_rows[2]]
+    end, 50), 'no "ran ×N" hint on rows ' .. vim.inspect(fragment_rows) .. ': ' .. vim.inspect(hints))
+    out:write(('# %d inlay hints\n'):format(#hints))
+  end)
+
+  check(':Runnable report opens the Markdown report', function()
+    local before = vim.api.nvim_get_current_buf()
+    vim.cmd('Runnable report')
+    local name
+    assert(vim.wait(10000, function()
+      name = vim.api.nvim_buf_get_name(vim.api.nvim_get_current_buf())
+      return name:find('%.report%.md$') ~= nil
+    end, 50), 'no report buffer (current: ' .. tostring(name) .. ')')
+    local text = table.concat(lines(0), '\n')
+    assert(text:find('record_line'), 'the report does not name record_line:\n' .. text)
+    vim.api.nvim_set_current_buf(before)
+  end)
+
+  check(':Runnable hints off turns the buffer hints off', function()
+    vim.cmd('Runnable hints off')
+    assert(not vim.lsp.inlay_hint.is_enabled({ bufnr = bufnr }))
+    vim.cmd('Runnable hints on')
+    assert(vim.lsp.inlay_hint.is_enabled({ bufnr = bufnr }))
+  end)
+end
+
+if ran then
+  check('vim.lsp.buf.code_action with the kind and apply = true runs it too', function()
+    local other = vim.fs.joinpath(vim.fs.dirname(file), 'by_code_action.py')
+    vim.cmd.edit(vim.fn.fnameescape(other))
+    local b = vim.api.nvim_get_current_buf()
+    assert(vim.wait(10000, function()
+      return #vim.lsp.get_clients({ bufnr = b, name = 'runnable' }) == 1
+    end, 50), 'the client did not attach to the second buffer')
+    vim.api.nvim_win_set_cursor(0, { 2, 0 })
+    vim.lsp.buf.code_action({ context = { only = { 'refactor.rewrite.makeRunnable' } }, apply = true })
+    local state = require('runnable')
+    assert(vim.wait(60000, function()
+      return state.last[b] ~= nil
+    end, 50), 'no runFinished for the code action')
+    assert(state.last[b].status == 'completed', vim.inspect(state.last[b]))
+    assert(vim.wait(5000, function()
+      return table.concat(lines(b), '\n'):find('record_line = ', 1, true) ~= nil
+    end, 50), 'no prefix:\n' .. table.concat(lines(b), '\n'))
+    vim.api.nvim_set_current_buf(bufnr)
+  end)
+end
+
+check(':checkhealth runnable reports no ERROR', function()
+  vim.api.nvim_set_current_buf(bufnr)
+  vim.cmd('checkhealth runnable')
+  local text = table.concat(lines(0), '\n')
+  out:write('# ' .. text:gsub('\n', '\n# ') .. '\n')
+  assert(text:find('runnable: server'), 'the health check did not run')
+  assert(text:find('client %d+'), 'the health check lists no client')
+  assert(not text:find('ERROR'), 'the health check reports an ERROR')
+end)
+
+out:write(('# %d passed, %d failed in %s\n'):format(passed, failed, elapsed()))
+finish()
