@@ -2,7 +2,7 @@
 //! prefixes in the sandbox, report. Shared by the CLI, the benchmark and
 //! (later) the language server.
 
-use crate::analysis::{self, Analysis};
+use crate::analysis::{self, Analysis, Wrap};
 use crate::env::{self, EnvError, EnvManager, Toolchain};
 use crate::exec::{ExecConfig, ExecError, Executor, Limits, SandboxMode, WorkerPool};
 use crate::program;
@@ -98,7 +98,12 @@ impl Engine {
     pub fn fix(&self, source: &str, opts: &FixOptions, progress: &dyn Progress) -> Result<FixReport, FixError> {
         let started = Instant::now();
         let fragment = select_lines(source, opts.lines)?;
-        let analysis = analysis::analyze(&fragment);
+        let mut analysis = analysis::analyze(&fragment);
+        // A method body (`self` from nowhere) that calls `super()` only runs
+        // as a method, even without a top-level `return`.
+        if analysis.wrap == Wrap::None && fragment.contains("super()") && analysis.free_names.iter().any(|f| f.name == "self") {
+            analysis.wrap = Wrap::Function { is_async: false, is_generator: false };
+        }
         if !analysis.syntax_errors.is_empty() {
             return Ok(syntax_error_report(&fragment, &analysis, &self.toolchain, started));
         }
@@ -167,7 +172,7 @@ fn select_lines(source: &str, lines: Option<(u32, u32)>) -> Result<String, FixEr
 }
 
 fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchain, started: Instant) -> FixReport {
-    let program = program::assemble(fragment, analysis, "", "", &[]);
+    let program = program::assemble(fragment, analysis, "", "", &[], None);
     let first = &analysis.syntax_errors[0];
     let executable = analysis.statements.iter().map(|s| s.line).collect();
     let coverage = Coverage::new(executable, BTreeSet::new());

@@ -39,26 +39,49 @@ impl Program {
 /// `params` become parameters of the wrapper, passed from same-named
 /// globals of the prefix: names the body assigns after reading them would
 /// otherwise be unbound locals.
-fn wrapper_head(wrap: Wrap, params: &[String]) -> Option<(String, String)> {
+///
+/// With a `host` class, the body becomes a method of a subclass of it, so
+/// that `super()` in a method body works; `self` is made an instance of
+/// that subclass before the call.
+fn wrapper_head(wrap: Wrap, params: &[String], host: Option<&str>) -> Option<(String, String)> {
     match wrap {
         Wrap::None => None,
         Wrap::Function { is_async, is_generator } => {
             let def = if is_async { "async def" } else { "def" };
-            let formals = params.join(", ");
+            let params: Vec<&String> = params.iter().filter(|p| host.is_none() || *p != "self").collect();
             let actuals = params.iter().map(|p| format!("{p}={p}")).collect::<Vec<_>>().join(", ");
-            let head = format!("{def} {WRAPPER}({formals}):");
+            let (head, target, before) = match host {
+                Some(base) => {
+                    let mut formals = vec!["self".to_string()];
+                    formals.extend(params.iter().map(|p| p.to_string()));
+                    (
+                        format!("class {HOST}({base}):\n    {def} {METHOD}({}):", formals.join(", ")),
+                        format!("self.{METHOD}"),
+                        format!("self.__class__ = {HOST}\n"),
+                    )
+                }
+                None => {
+                    let formals = params.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ");
+                    (format!("{def} {WRAPPER}({formals}):"), WRAPPER.to_string(), String::new())
+                }
+            };
             let call = match (is_async, is_generator) {
-                (false, false) => format!("{WRAPPER}({actuals})"),
-                (false, true) => format!("for _ in {WRAPPER}({actuals}):\n    pass"),
-                (true, false) => format!("import asyncio\nasyncio.run({WRAPPER}({actuals}))"),
+                (false, false) => format!("{before}{target}({actuals})"),
+                (false, true) => format!("{before}for _ in {target}({actuals}):\n    pass"),
+                (true, false) => format!("import asyncio\n{before}asyncio.run({target}({actuals}))"),
                 (true, true) => format!(
-                    "import asyncio\n\nasync def __runnable_drain():\n    async for _ in {WRAPPER}({actuals}):\n        pass\n\nasyncio.run(__runnable_drain())"
+                    "import asyncio\n{before}\nasync def __runnable_drain():\n    async for _ in {target}({actuals}):\n        pass\n\nasyncio.run(__runnable_drain())"
                 ),
             };
             Some((head, call))
         }
     }
 }
+
+/// The subclass a method body is wrapped in when it calls `super()`.
+pub const HOST: &str = "_RunnableHost";
+/// The method name of a body wrapped in [`HOST`] (no leading `__`: no mangling).
+pub const METHOD: &str = "runnable_fragment";
 
 /// Build the program. `prefix` and `suffix` are complete Python source
 /// (possibly empty); the wrapper's driver call, when needed, is placed
@@ -69,6 +92,7 @@ pub fn assemble(
     prefix: &str,
     suffix: &str,
     wrapper_params: &[String],
+    host: Option<&str>,
 ) -> Program {
     let mut out: Vec<String> = Vec::new();
     let push_block = |out: &mut Vec<String>, text: &str| {
@@ -79,14 +103,16 @@ pub fn assemble(
         push_block(&mut out, prefix_text);
         out.push(String::new());
     }
-    let head = wrapper_head(analysis.wrap, wrapper_params);
-    let indent = if head.is_some() {
-        if analysis.common_indent > 0 { "" } else { "    " }
-    } else {
-        ""
+    // A host class needs the body at two levels of indentation.
+    let host = host.filter(|_| analysis.common_indent == 0 || analysis.common_indent >= 8);
+    let head = wrapper_head(analysis.wrap, wrapper_params, host);
+    let indent = match (&head, host) {
+        (Some(_), Some(_)) if analysis.common_indent == 0 => "        ",
+        (Some(_), None) if analysis.common_indent == 0 => "    ",
+        _ => "",
     };
     match &head {
-        Some((def, _)) => out.push(def.clone()),
+        Some((def, _)) => out.extend(def.lines().map(str::to_string)),
         // An indented fragment that is not a function body still has to sit in a block.
         None if analysis.common_indent > 0 => out.push("if True:".to_string()),
         None => {}
@@ -138,7 +164,7 @@ mod tests {
 
     #[test]
     fn plain_fragment_follows_prefix() {
-        let p = assemble("x = a + 1\nprint(x)\n", &analysis(Wrap::None, 0), "a = 1\n", "", &[]);
+        let p = assemble("x = a + 1\nprint(x)\n", &analysis(Wrap::None, 0), "a = 1\n", "", &[], None);
         assert_eq!(p.text, "a = 1\n\nx = a + 1\nprint(x)\n");
         assert_eq!(p.fragment_lines, vec![3, 4]);
         assert_eq!(p.fragment_line(4), Some(2));
@@ -149,7 +175,7 @@ mod tests {
     #[test]
     fn function_body_is_wrapped_and_driven() {
         let a = analysis(Wrap::Function { is_async: false, is_generator: false }, 0);
-        let p = assemble("y = self.x\n\nreturn y\n", &a, "self = 1", "", &[]);
+        let p = assemble("y = self.x\n\nreturn y\n", &a, "self = 1", "", &[], None);
         assert_eq!(
             p.text,
             "self = 1\n\ndef __runnable_fragment():\n    y = self.x\n\n    return y\n\n__runnable_fragment()\n"
@@ -161,7 +187,7 @@ mod tests {
     #[test]
     fn async_generator_body_gets_a_drain_driver() {
         let a = analysis(Wrap::Function { is_async: true, is_generator: true }, 0);
-        let p = assemble("yield await x\n", &a, "", "", &["x".to_string()]);
+        let p = assemble("yield await x\n", &a, "", "", &["x".to_string()], None);
         assert!(p.text.starts_with("async def __runnable_fragment(x):\n    yield await x\n"));
         assert!(p.text.contains("async def __runnable_fragment(x):"));
         assert!(p.text.contains("async for _ in __runnable_fragment(x=x):"));
@@ -169,8 +195,19 @@ mod tests {
     }
 
     #[test]
+    fn bodies_calling_super_become_methods_of_a_host_subclass() {
+        let a = analysis(Wrap::Function { is_async: false, is_generator: false }, 0);
+        let p = assemble("super().setup()\nreturn 1\n", &a, "self = Base()", "", &[], Some("Base"));
+        assert_eq!(
+            p.text,
+            "self = Base()\n\nclass _RunnableHost(Base):\n    def runnable_fragment(self):\n        super().setup()\n        return 1\n\nself.__class__ = _RunnableHost\nself.runnable_fragment()\n"
+        );
+        assert_eq!(p.fragment_lines, vec![5, 6]);
+    }
+
+    #[test]
     fn indented_fragment_sits_in_a_block_unchanged() {
-        let p = assemble("    a = 1\n    b = a\n", &analysis(Wrap::None, 4), "", "", &[]);
+        let p = assemble("    a = 1\n    b = a\n", &analysis(Wrap::None, 4), "", "", &[], None);
         assert_eq!(p.text, "if True:\n    a = 1\n    b = a\n");
         assert_eq!(p.fragment_lines, vec![2, 3]);
     }

@@ -70,6 +70,12 @@ impl Proposer for Deterministic {
         }
         add_driver(ctx, &mut p);
         apply_isinstance_bases(ctx, &mut p);
+        // `super()` in a method body needs the body to be a method.
+        if a.wrap != Wrap::None && ctx.fragment.contains("super(") {
+            if let Some(Value::Object { class, .. }) = p.binding("self").and_then(Binding::value) {
+                p.host = Some(super::value::class_ident(class).to_string());
+            }
+        }
         p
     }
 
@@ -156,7 +162,20 @@ impl Proposer for Deterministic {
         if is("AttributeError") {
             if let Some(attr) = e.name.clone() {
                 let called = line.is_some_and(|l| ctx.line_text(l).contains(&format!(".{attr}(")));
-                for n in &names_on_line {
+                // `super()` stands for `self`: the base class (self's own) lacks it.
+                let mut targets = names_on_line.clone();
+                if e.obj_type.as_deref() == Some("super") && base.binding("self").is_some() {
+                    let mut p = base.clone();
+                    let member = Value::Function { returns: Box::new(Value::None), is_async: false };
+                    if let Some(Candidate::Value(Value::Object { attrs, methods, .. })) = p.binding_mut("self").map(Binding::current_mut) {
+                        if !attrs.iter().chain(methods.iter()).any(|(n, _)| *n == attr) {
+                            if called { methods.push((attr.clone(), member)) } else { attrs.push((attr.clone(), Value::None)) }
+                            out.push(p);
+                        }
+                    }
+                    targets.clear();
+                }
+                for n in &targets {
                     let mut p = base.clone();
                     let whole = usage_of(ctx, n);
                     let own_type = base.binding(n).and_then(Binding::value).map(Value::type_name);

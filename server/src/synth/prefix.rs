@@ -112,6 +112,9 @@ pub struct Prefix {
     pub driver: Vec<String>,
     /// Parameters of the wrapper function (names read before assignment in a body).
     pub wrapper_params: Vec<String>,
+    /// For a method body that calls `super()`: the class of `self`, which
+    /// the wrapper subclasses.
+    pub host: Option<String>,
 }
 
 impl Prefix {
