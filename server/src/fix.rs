@@ -144,7 +144,11 @@ impl Engine {
                 .map(|v| Variant { prefix: v.program.prefix.clone(), suffix: v.program.suffix.clone(), covered: v.coverage.covered.clone() })
                 .collect(),
             hits: to_fragment(&best.program, &best.outcome.hit_counts),
-            values: to_fragment(&best.program, &best.outcome.values),
+            // Multi-line reprs (a DataFrame) read better on one line in hints.
+            values: to_fragment(&best.program, &best.outcome.values)
+                .into_iter()
+                .map(|(l, vs)| (l, vs.into_iter().map(|(n, v)| (n, v.split_whitespace().collect::<Vec<_>>().join(" "))).collect()))
+                .collect(),
             syntax_errors: Vec::new(),
             missing_packages: environment.missing.clone(),
             unknown_imports: plan.unknown.clone(),

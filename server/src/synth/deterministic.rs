@@ -150,7 +150,12 @@ impl Proposer for Deterministic {
             }
         }
         if is("KeyError") {
-            if let Some(key) = e.key.as_deref().and_then(parse_literal_key) {
+            // pandas groupby: KeyError('Column not found: amount').
+            let key = match e.message.trim_matches(['\'', '"']).strip_prefix("Column not found: ") {
+                Some(col) => Some(KeyLit::Str(col.to_string())),
+                None => e.key.as_deref().and_then(parse_literal_key),
+            };
+            if let Some(key) = key {
                 for n in &names_on_line {
                     let mut p = base.clone();
                     if add_key(p.binding_mut(n).unwrap(), &key) {
@@ -918,8 +923,16 @@ fn add_key(b: &mut Binding, key: &KeyLit) -> bool {
         }
         Value::Expr { code, .. } if code.starts_with("pd.DataFrame({") => {
             if let KeyLit::Str(s) = key {
-                let col = format!("{}: [1, 2, 3], ", super::value::py_str(s));
-                *code = code.replacen("pd.DataFrame({", &format!("pd.DataFrame({{{col}"), 1);
+                // The placeholder columns go once real ones are known.
+                for default in [", 'A': [3, 4, 5], 'B': [3, 4, 5]", "'A': [3, 4, 5], 'B': [3, 4, 5]"] {
+                    if code.contains(default) {
+                        *code = code.replacen(default, "", 1);
+                        break;
+                    }
+                }
+                let col = format!("{}: [1, 2, 3]", super::value::py_str(s));
+                let sep = if code == "pd.DataFrame({})" { "" } else { ", " };
+                *code = code.replacen("pd.DataFrame({", &format!("pd.DataFrame({{{col}{sep}"), 1);
                 return true;
             }
             false
