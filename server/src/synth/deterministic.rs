@@ -247,11 +247,7 @@ impl Proposer for Deterministic {
                 for n in &names_on_line {
                     let b = base.binding(n).unwrap();
                     for alt in alternatives(b, &text) {
-                        let mut p = base.clone();
-                        let bm = p.binding_mut(n).unwrap();
-                        bm.candidates.push(Candidate::Value(alt));
-                        bm.choice = bm.candidates.len() - 1;
-                        out.push(p);
+                        out.push(with_candidate(base, n, alt));
                     }
                 }
             }
@@ -306,11 +302,7 @@ impl Proposer for Deterministic {
             for n in names {
                 let Some(b) = best.prefix.binding(&n) else { continue };
                 for alt in alternatives(b, br_condition).into_iter().chain(shared_keys(&best.prefix, b)) {
-                    let mut p = best.prefix.clone();
-                    let bm = p.binding_mut(&n).unwrap();
-                    bm.candidates.push(Candidate::Value(alt));
-                    bm.choice = bm.candidates.len() - 1;
-                    out.push(p);
+                    out.push(with_candidate(&best.prefix, &n, alt));
                 }
             }
         }
@@ -409,15 +401,12 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
         let exc = if exc.chars().next().is_some_and(char::is_uppercase) && !exc.contains('.') { exc } else { "Exception" };
         for n in names {
             let b = best.prefix.binding(&n).unwrap();
-            let mut p = best.prefix.clone();
             if exc == "NameError" {
+                let mut p = best.prefix.clone();
                 p.bindings.retain(|x| x.name != n);
                 out.push(p);
             } else if matches!(b.value(), Some(Value::Function { .. })) {
-                let bm = p.binding_mut(&n).unwrap();
-                bm.candidates.push(Candidate::Value(Value::Raises(exc.to_string())));
-                bm.choice = bm.candidates.len() - 1;
-                out.push(p);
+                out.push(with_candidate(&best.prefix, &n, Value::Raises(exc.to_string())));
             }
         }
     }
@@ -1127,6 +1116,16 @@ fn defining_binding(attempt: &Attempt, pl: u32) -> Option<String> {
             attempt.prefix.binding(&n).map(|_| n)
         })
     })
+}
+
+/// A copy of `prefix` where `name` takes `value` (kept among its candidates).
+fn with_candidate(prefix: &Prefix, name: &str, value: Value) -> Prefix {
+    let mut p = prefix.clone();
+    if let Some(b) = p.binding_mut(name) {
+        b.candidates.push(Candidate::Value(value));
+        b.choice = b.candidates.len() - 1;
+    }
+    p
 }
 
 /// Other values of a binding that may take a branch the other way.
