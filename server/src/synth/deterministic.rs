@@ -335,7 +335,16 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
     for f in ctx.analysis.functions.iter().filter(|f| block_uncovered(f.line) && f.params.iter().all(|p| p.star.is_empty())) {
         let required: Vec<String> = f.params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage)).collect();
         let all: Vec<String> = f.params.iter().map(|x| arg(&x.name, &x.usage)).collect();
-        for args in [required, all] {
+        let mut calls = vec![required.clone(), all];
+        // Edge values for one argument at a time: guards like `if not s:`.
+        for i in 0..required.len() {
+            for edge in ["None", "''", "0"] {
+                let mut args = required.clone();
+                args[i] = edge.to_string();
+                calls.push(args);
+            }
+        }
+        for args in calls {
             let mut p = best.prefix.clone();
             p.driver.push(format!("{}({})", f.name, args.join(", ")));
             out.push(p);
