@@ -166,7 +166,8 @@ fn to_fragment<T: Clone>(program: &program::Program, m: &BTreeMap<u32, T>) -> BT
     m.iter().filter_map(|(l, v)| Some((program.fragment_line(*l)?, v.clone()))).collect()
 }
 
-fn select_lines(source: &str, lines: Option<(u32, u32)>) -> Result<String, FixError> {
+/// The fragment: lines A-B (1-based, inclusive) of `source`, or all of it.
+pub fn select_lines(source: &str, lines: Option<(u32, u32)>) -> Result<String, FixError> {
     let Some((a, b)) = lines else { return Ok(source.to_string()) };
     let all: Vec<&str> = source.lines().collect();
     if a == 0 || b < a || b as usize > all.len() {

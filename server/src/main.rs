@@ -126,10 +126,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if json {
                 println!("{}", serde_json::to_string(&report)?);
             } else {
-                let fragment = match lines {
-                    Some((a, b)) => source.lines().skip(a as usize - 1).take((b - a + 1) as usize).collect::<Vec<_>>().join("\n"),
-                    None => source.clone(),
-                };
+                let fragment = runnable::fix::select_lines(&source, lines)?;
                 print!("{}", human::render(&fragment, &report));
                 if let Some(e) = report.syntax_errors.first() {
                     eprintln!("{}:{}:{}: syntax error: {}", file.display(), e.line, e.column + 1, e.message);

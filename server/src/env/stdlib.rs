@@ -2,13 +2,11 @@
 //! cached on disk.
 
 use super::error::EnvError;
-use super::process::{self, RunError};
-use super::toolchain::{Toolchain, PROBE_TIMEOUT};
+use super::toolchain::{run_script, Toolchain};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::UNIX_EPOCH;
 
 /// `sys.stdlib_module_names` (3.10+; older interpreters list their stdlib
@@ -110,20 +108,7 @@ fn query(python: &Path) -> Result<BTreeSet<String>, EnvError> {
         python: python.to_path_buf(),
         reason,
     };
-    let mut command = Command::new(python);
-    command.args(["-I", "-S", "-c", STDLIB_SCRIPT]);
-    let done = match process::run(&mut command, PROBE_TIMEOUT) {
-        Ok(done) => done,
-        Err(RunError::Spawn(error)) | Err(RunError::Wait(error)) => {
-            return Err(broken(format!("it cannot be run ({error})")))
-        }
-        Err(RunError::Timeout) => {
-            return Err(broken(format!(
-                "listing its standard library took over {} s",
-                PROBE_TIMEOUT.as_secs()
-            )))
-        }
-    };
+    let done = run_script(python, STDLIB_SCRIPT, "listing its standard library took over")?;
     if !done.status.success() {
         return Err(broken(format!(
             "listing its standard library failed: {}",

@@ -82,6 +82,20 @@ print(platform.python_version())\n\
 print(sys.version_info[0])\n";
 
 /// Run the candidate and return its real executable path and version.
+/// Run a short script with the interpreter (isolated, no site), within
+/// [`PROBE_TIMEOUT`]. A failure to start or to answer in time is
+/// `PythonBroken`; `slow` says what took too long ("it did not answer within").
+pub(crate) fn run_script(python: &Path, script: &str, slow: &str) -> Result<process::Finished, EnvError> {
+    let broken = |reason: String| EnvError::PythonBroken { python: python.to_path_buf(), reason };
+    let mut command = Command::new(python);
+    command.args(["-I", "-S", "-c", script]);
+    match process::run(&mut command, PROBE_TIMEOUT) {
+        Ok(done) => Ok(done),
+        Err(RunError::Spawn(error)) | Err(RunError::Wait(error)) => Err(broken(format!("it cannot be run ({error})"))),
+        Err(RunError::Timeout) => Err(broken(format!("{slow} {} s", PROBE_TIMEOUT.as_secs()))),
+    }
+}
+
 fn probe(candidate: &Path) -> Result<(PathBuf, String), EnvError> {
     let broken = |reason: String| EnvError::PythonBroken {
         python: candidate.to_path_buf(),
@@ -90,20 +104,7 @@ fn probe(candidate: &Path) -> Result<(PathBuf, String), EnvError> {
     if candidate.is_dir() {
         return Err(broken("it is a directory, not an executable".to_string()));
     }
-    let mut command = Command::new(candidate);
-    command.args(["-I", "-S", "-c", PROBE_SCRIPT]);
-    let done = match process::run(&mut command, PROBE_TIMEOUT) {
-        Ok(done) => done,
-        Err(RunError::Spawn(error)) | Err(RunError::Wait(error)) => {
-            return Err(broken(format!("it cannot be run ({error})")))
-        }
-        Err(RunError::Timeout) => {
-            return Err(broken(format!(
-                "it did not answer within {} s",
-                PROBE_TIMEOUT.as_secs()
-            )))
-        }
-    };
+    let done = run_script(candidate, PROBE_SCRIPT, "it did not answer within")?;
     if !done.status.success() {
         let detail = last_line(&done.stderr).unwrap_or("no error output");
         return Err(broken(format!("it exited with {} ({detail})", done.status)));

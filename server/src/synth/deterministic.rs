@@ -345,26 +345,30 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
             }
         }
         for args in calls {
-            let mut p = best.prefix.clone();
-            p.driver.push(format!("{}({})", f.name, args.join(", ")));
-            out.push(p);
+            out.push(with_driver_call(&best.prefix, &f.name, &args));
         }
     }
     for c in &ctx.analysis.classes {
+        // An instance without running a constructor that needs arguments.
+        let init_args = c.methods.iter().find(|x| x.name == "__init__").map(|i| i.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).count()).unwrap_or(0);
+        let instance = if init_args == 0 { format!("{}()", c.name) } else { format!("{}.__new__({})", c.name, c.name) };
         for m in c.methods.iter().filter(|m| block_uncovered(m.line) && !m.name.starts_with("__")) {
             let params: Vec<_> = m.params.iter().skip(1).filter(|x| x.star.is_empty()).collect();
             let required: Vec<String> = params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage)).collect();
             let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage)).collect();
-            let init_args = c.methods.iter().find(|x| x.name == "__init__").map(|i| i.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).count()).unwrap_or(0);
-            let instance = if init_args == 0 { format!("{}()", c.name) } else { format!("{}.__new__({})", c.name, c.name) };
             for args in [required, all] {
-                let mut p = best.prefix.clone();
-                p.driver.push(format!("{instance}.{}({})", m.name, args.join(", ")));
-                out.push(p);
+                out.push(with_driver_call(&best.prefix, &format!("{instance}.{}", m.name), &args));
             }
         }
     }
     out
+}
+
+/// A copy of `prefix` whose driver also calls `callee(args)`.
+fn with_driver_call(prefix: &Prefix, callee: &str, args: &[String]) -> Prefix {
+    let mut p = prefix.clone();
+    p.driver.push(format!("{callee}({})", args.join(", ")));
+    p
 }
 
 /// Collections and strings that refer to the keys of a dict the prefix
@@ -1076,8 +1080,7 @@ fn add_member(b: &mut Binding, attr: &str, called: bool, usage: &Usage, usage_wh
         other if !matches!(other, Value::Anything | Value::Function { .. }) => {
             // Another kind of value lacks it: an object of its own that has it.
             let (attrs, methods) = if called { (vec![], vec![(attr.to_string(), member)]) } else { (vec![(attr.to_string(), member)], vec![]) };
-            b.candidates.push(Candidate::Value(Value::Object { class, attrs, methods }));
-            b.choice = b.candidates.len() - 1;
+            b.choose(Value::Object { class, attrs, methods });
             true
         }
         _ => false,
@@ -1131,8 +1134,7 @@ fn defining_binding(attempt: &Attempt, pl: u32) -> Option<String> {
 fn with_candidate(prefix: &Prefix, name: &str, value: Value) -> Prefix {
     let mut p = prefix.clone();
     if let Some(b) = p.binding_mut(name) {
-        b.candidates.push(Candidate::Value(value));
-        b.choice = b.candidates.len() - 1;
+        b.choose(value);
     }
     p
 }

@@ -43,6 +43,12 @@ impl Binding {
         let i = self.choice.min(self.candidates.len() - 1);
         &mut self.candidates[i]
     }
+    /// Add `value` as a candidate and make it the current one.
+    pub fn choose(&mut self, value: Value) {
+        self.candidates.push(Candidate::Value(value));
+        self.choice = self.candidates.len() - 1;
+    }
+
     pub fn value(&self) -> Option<&Value> {
         match self.current() {
             Candidate::Value(v) => Some(v),
