@@ -2,8 +2,8 @@
 //!
 //! Each expression evaluates to an access path when it denotes something
 //! reachable from a root name or parameter (`x.a()[0]`); the context then
-//! records a fact on that path (called, compared, iterated, ...). Names that
-//! are bound exactly once (see [`Bindings`]) to a path become aliases of it,
+//! records a fact on that path (called, compared, iterated, ...). Names bound
+//! to a path become aliases of it until they are bound again,
 //! so `for row in rows: row['id']` records on `rows.element`.
 //! Parameters, lambda parameters and comprehension variables live in scopes;
 //! everything else is flat, as in [`super::bindings`].
@@ -512,9 +512,15 @@ impl<'a> Walker<'a> {
                 return;
             }
         }
-        if let Some(p) = path {
-            if self.binds.count(name) == 1 {
+        // Flow-sensitive in source order: a name stands for the value of its
+        // latest binding (`fig = make(); fig.clf()` records on `make()`),
+        // and a binding to something untracked ends the alias.
+        match path {
+            Some(p) => {
                 self.aliases.insert(name.to_string(), p);
+            }
+            None => {
+                self.aliases.remove(name);
             }
         }
     }
