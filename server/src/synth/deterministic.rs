@@ -9,8 +9,9 @@ use super::prefix::{Binding, Candidate, LocalModule, Prefix};
 use super::resources::{directory_for, resource_for};
 use super::session::{Attempt, Context};
 use super::value::Value;
+use super::type_wants::{self, Wanted};
 use super::Proposer;
-use crate::analysis::{FreeName, Literal, Usage, Wrap};
+use crate::analysis::{FreeName, Key, Literal, Usage, Wrap};
 use crate::exec::RunStatus;
 use crate::knowledge::conventional_import;
 
@@ -214,6 +215,9 @@ impl Proposer for Deterministic {
                     }
                 }
             }
+        }
+        if is("TypeError") {
+            out.extend(type_error_fixes(ctx, base, &names_on_line, &e.message));
         }
         if is("ImportError") && !is("ModuleNotFoundError") {
             // `cannot import name 'x' from 'm'` for a module this prefix created.
@@ -725,8 +729,18 @@ fn driver_args(ctx: &Context, p: &mut Prefix, f: &crate::analysis::FunctionDef, 
         let taken = ctx.analysis.bound_names.contains(&param.name)
             || ctx.analysis.free_names.iter().any(|n| n.name == param.name)
             || p.binding(&param.name).is_some();
-        if taken {
-            args.push(infer::best(&param.name, &param.usage, 1).expr());
+        let value = if taken { Some(infer::best(&param.name, &param.usage, 1)) } else { None };
+        if let Some(v) = value.filter(|v| !v.needs_definition()) {
+            args.push(v.expr());
+        } else if taken {
+            // The name is the fragment's own: an argument of this call under
+            // a name of its own (an object needs its class defined first).
+            let name = format!("{}_{}", param.name, f.name.to_lowercase());
+            if p.binding(&name).is_none() {
+                let fname = FreeName { name: name.clone(), first_line: f.line, usage: param.usage.clone() };
+                p.bindings.push(binding_for(ctx, &fname, false));
+            }
+            args.push(name);
         } else {
             let fname = FreeName { name: param.name.clone(), first_line: f.line, usage: param.usage.clone() };
             p.bindings.push(binding_for(ctx, &fname, false));
@@ -1102,6 +1116,16 @@ fn builtin_base(v: &Value) -> Option<&'static str> {
 }
 
 fn grow(b: &mut Binding) -> bool {
+    // An array literal of ours: more elements (columns, for a 2-D one).
+    if let Candidate::Value(Value::Expr { code, .. }) = b.current_mut() {
+        let bigger = match code.as_str() {
+            c if c.starts_with("np.array([[") => "np.arange(1, 31).reshape(3, 10)",
+            c if c.starts_with("np.array([") => "np.arange(1, 11)",
+            _ => return false,
+        };
+        *code = bigger.to_string();
+        return true;
+    }
     let Candidate::Value(Value::List(items)) = b.current_mut() else { return false };
     if items.len() >= 10 {
         return false;
@@ -1111,6 +1135,73 @@ fn grow(b: &mut Binding) -> bool {
         items.push(first.clone());
     }
     true
+}
+
+/// A TypeError names what a value should have been: the part of a name's
+/// value that has the offending type (the value itself, what a function
+/// returns, a dict's value, an attribute) becomes the wanted kind. List
+/// items are left alone: an operator's other operand is more often the
+/// list's own element (`text[:1] + 'Z'`).
+fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &str) -> Vec<Prefix> {
+    let Some(want) = type_wants::read(message) else { return Vec::new() };
+    // Without the offending type, only a lone suspect can be the one.
+    if want.bad.is_none() && names.len() != 1 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for n in names {
+        let usage = usage_of(ctx, n);
+        let Some(current) = base.binding(n).and_then(Binding::value) else { continue };
+        for w in &want.wanted {
+            let mut v = current.clone();
+            if retype(&mut v, want.bad.as_deref(), w, n, &usage, 0) && v != *current {
+                out.push(with_candidate(base, n, v));
+            }
+        }
+    }
+    if let (true, Some((typ, kind))) = (out.is_empty(), &want.swap) {
+        // `text[:1] + 'Z'`: the name is the other operand.
+        for n in names {
+            if base.binding(n).and_then(Binding::value).is_some_and(|v| v.type_name() == *typ) {
+                out.push(with_candidate(base, n, infer::value_of_kind(kind, n, &usage_of(ctx, n))));
+            }
+        }
+    }
+    out
+}
+
+fn retype(v: &mut Value, bad: Option<&str>, want: &Wanted, name: &str, usage: &Usage, depth: usize) -> bool {
+    if depth > 3 {
+        return false;
+    }
+    if bad.map_or(depth == 0, |t| v.type_name() == t) {
+        *v = match want {
+            Wanted::Kind(k) => infer::value_of_kind(k, name, usage),
+            Wanted::Library(l) => l.clone(),
+        };
+        return true;
+    }
+    let none = Usage::default();
+    let part = |u: Option<&Usage>| u.cloned().unwrap_or_default();
+    match v {
+        Value::Function { returns, .. } => retype(returns, bad, want, "result", usage.returns.as_deref().unwrap_or(&none), depth + 1),
+        Value::Dict(kv) => kv.iter_mut().fold(false, |acc, (k, it)| {
+            let key = match k {
+                Value::Str(s) => s.clone(),
+                other => other.expr(),
+            };
+            let u = part(usage.subscripts.iter().find(|(uk, _)| matches!(uk, Key::Str(s) if *s == key)).map(|(_, u)| u));
+            retype(it, bad, want, &key, &u, depth + 1) || acc
+        }),
+        Value::Object { attrs, methods, .. } | Value::Derived { attrs, methods, .. } | Value::Class { attrs, methods } => {
+            attrs.iter_mut().chain(methods.iter_mut()).fold(false, |acc, (a, it)| {
+                let u = part(usage.attrs.get(a.as_str()));
+                let a = a.clone();
+                retype(it, bad, want, &a, &u, depth + 1) || acc
+            })
+        }
+        _ => false,
+    }
 }
 
 /// Which binding's definition contains program line `pl`.

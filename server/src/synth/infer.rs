@@ -39,6 +39,13 @@ fn has_evidence(u: &Usage) -> bool {
     u != &Usage::default()
 }
 
+/// The attributes of kinds.txt that are data, not methods.
+const PROPERTIES: &[&str] = &[
+    "columns", "index", "loc", "iloc", "iat", "at", "shape", "dtypes", "dtype", "values", "T", "empty", "size", "ndim", "str", "dt",
+    "name", "real", "imag", "numerator", "denominator", "year", "month", "day", "hour", "minute", "second", "microsecond", "tzinfo",
+    "nbytes", "itemsize",
+];
+
 /// Kinds ordered by score (ties keep table order).
 pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     let mut scores: Vec<(&'static str, i32)> = Vec::new();
@@ -51,7 +58,10 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         let kind: &'static str = static_kind(kind);
         // Generic attribute names (`name`, `value`) say little about a library type.
         const GENERIC: &[&str] = &["name", "value", "id", "type", "data", "size", "index", "title", "label"];
-        let known = attr_names.iter().filter(|a| attrs.contains(**a) && !GENERIC.contains(a)).count() as i32;
+        // A method of the kind read as a value with members of its own
+        // (`x.items.append`): not the kind's method, another attribute.
+        let misused = |a: &str| !PROPERTIES.contains(&a) && u.attrs.get(a).is_some_and(|au| au.calls.is_empty() && (!au.attrs.is_empty() || !au.subscripts.is_empty()));
+        let known = attr_names.iter().filter(|a| attrs.contains(**a) && !GENERIC.contains(a) && !misused(a)).count() as i32;
         let generic = attr_names.iter().filter(|a| attrs.contains(**a) && GENERIC.contains(a)).count() as i32;
         let unknown = attr_names.len() as i32 - known - generic;
         // Chained calls on a result with attributes this kind lacks
@@ -70,6 +80,10 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     if !attr_names.is_empty() {
         // Attributes no builtin kind has: an object of a class of its own.
         add(&mut scores, "object", 2 * attr_names.len() as i32);
+    }
+    if !u.attr_writes.is_empty() {
+        // Builtin values take no attribute assignments: only an object does.
+        add(&mut scores, "object", 6);
     }
     // `copy()` returns the same kind: what is done with the copy tells the kind.
     if let Some(copied) = u.attrs.get("copy").and_then(|c| c.returns.as_deref()) {

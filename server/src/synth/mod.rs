@@ -10,6 +10,7 @@ pub mod prefix;
 pub mod resources;
 pub mod search;
 pub mod session;
+pub mod type_wants;
 pub mod value;
 
 use prefix::Prefix;

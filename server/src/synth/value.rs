@@ -297,6 +297,14 @@ impl Value {
         }
     }
 
+    /// Whether spelling this value takes definitions (a class, a def, the
+    /// placeholder's class), so it cannot be written inline as an argument.
+    pub fn needs_definition(&self) -> bool {
+        let mut classes = Vec::new();
+        self.nested_classes(&mut classes);
+        !classes.is_empty() || self.uses_anything() || matches!(self, Value::Function { .. } | Value::Class { .. } | Value::Code { .. } | Value::Raises(_) | Value::Derived { .. })
+    }
+
     /// Classes of objects nested inside this value (returned by a function,
     /// held in an attribute), which must be defined before it.
     fn nested_classes(&self, out: &mut Vec<String>) {
