@@ -254,6 +254,29 @@ fn evolution_covers_the_other_branch_with_a_variant() {
 }
 
 #[test]
+fn a_variant_makes_an_import_fail_to_reach_its_fallback() {
+    let path = repo().join("tests/fixtures/branches/import_fallback.py");
+    let (_, json) = fix_file(&path, &[]);
+    let j = json.unwrap();
+    assert_contract(&j);
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    let blocked = j["variants"].as_array().unwrap().iter().any(|v| v["prefix"].as_str().unwrap().contains("sys.modules['tomllib'] = None"));
+    assert!(blocked, "{j}");
+}
+
+#[test]
+fn variants_call_a_function_with_each_type_it_tests_for() {
+    let path = repo().join("tests/fixtures/branches/type_tested_argument.py");
+    let (_, json) = fix_file(&path, &[]);
+    let j = json.unwrap();
+    assert_contract(&j);
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    let typed = j["variants"].as_array().unwrap().iter().any(|v| v["suffix"].as_str().unwrap().contains("describe(decimal.Decimal("));
+    assert!(typed, "{j}");
+}
+
+#[test]
 fn the_program_runs_as_main_like_python_would_run_it() {
     // Pickling a function and inspecting sys.modules[__name__] need the
     // program to be the real __main__ module. (shared/bench/measure.py runs

@@ -8,7 +8,7 @@ use super::knowledge::{kinds, well_known_import};
 use super::prefix::{Binding, Candidate, LocalModule, Prefix};
 use super::resources::{directory_for, resource_for};
 use super::session::{Attempt, Context};
-use super::value::Value;
+use super::value::{self, Value};
 use super::type_wants::{self, Wanted};
 use super::Proposer;
 use crate::analysis::{FreeName, Key, Literal, Usage, Wrap};
@@ -348,6 +348,15 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
                 calls.push(args);
             }
         }
+        // A value of each type the body tests a parameter against.
+        let (a, b) = block_span(&lines, f.line as usize - 1);
+        for (i, expr) in typed_args(ctx, &lines[a..=b], f.params.iter().map(|x| x.name.as_str())) {
+            if i < calls[1].len() {
+                let mut args = calls[1].clone();
+                args[i] = expr;
+                calls.push(args);
+            }
+        }
         for args in calls {
             out.push(with_driver_call(&best.prefix, &f.name, &args));
         }
@@ -360,7 +369,14 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
             let params: Vec<_> = m.params.iter().skip(1).filter(|x| x.star.is_empty()).collect();
             let required: Vec<String> = params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage)).collect();
             let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage)).collect();
-            for args in [required, all] {
+            let (a, b) = block_span(&lines, m.line as usize - 1);
+            let mut calls = vec![required, all.clone()];
+            for (i, expr) in typed_args(ctx, &lines[a..=b], params.iter().map(|x| x.name.as_str())) {
+                let mut args = all.clone();
+                args[i] = expr;
+                calls.push(args);
+            }
+            for args in calls {
                 out.push(with_driver_call(&best.prefix, &format!("{instance}.{}", m.name), &args));
             }
         }
@@ -368,9 +384,65 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
     out
 }
 
+/// For each `isinstance(param, T)` in a def's lines: the parameter's index
+/// and an expression of type T, for a call that takes that branch. Library
+/// types are spelled through the fragment's own import of their module.
+fn typed_args<'a>(ctx: &Context, block: &[&str], params: impl Iterator<Item = &'a str>) -> Vec<(usize, String)> {
+    let params: Vec<&str> = params.collect();
+    let mut out = Vec::new();
+    for (path, ty) in isinstance_args(&block.join("\n")) {
+        let Some(i) = params.iter().position(|p| *p == path) else { continue };
+        let expr = if let Some((alias, member)) = ty.rsplit_once('.') {
+            let module = ctx.analysis.imports.iter().find(|imp| !imp.is_from && imp.alias.as_deref().unwrap_or(&imp.module) == alias).map(|imp| imp.module.clone());
+            let Some(Value::Expr { code, imports }) = module.and_then(|m| type_wants::library_value(&format!("{m}.{member}"))) else { continue };
+            // The table spells it through the conventional alias: only when the fragment uses the same one.
+            if !imports.iter().any(|i| i.ends_with(&format!(" {alias}"))) {
+                continue;
+            }
+            code
+        } else if ["str", "int", "float", "list", "dict", "tuple", "bytes", "set", "bool"].contains(&ty.as_str()) {
+            infer::value_of_kind(&ty, path.as_str(), &Usage::default()).expr()
+        } else {
+            continue;
+        };
+        if !out.contains(&(i, expr.clone())) {
+            out.push((i, expr));
+        }
+    }
+    out
+}
+
+/// `isinstance(name, Type)` and `isinstance(name, (A, B))` in `text`:
+/// (name, each type, dotted or not).
+fn isinstance_args(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("isinstance(") {
+        rest = &rest[at + "isinstance(".len()..];
+        let Some((name, after)) = rest.split_once(',') else { break };
+        let name = name.trim();
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let after = after.trim_start();
+        let types = match after.strip_prefix('(') {
+            Some(inner) => inner.split(')').next().unwrap_or(""),
+            None => after.split(')').next().unwrap_or(""),
+        };
+        for ty in types.split(',').map(str::trim).filter(|t| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')) {
+            out.push((name.to_string(), ty.to_string()));
+        }
+    }
+    out
+}
+
 /// A copy of `prefix` whose driver also calls `callee(args)`.
+/// A call of the same callee already there is replaced: one that raised
+/// would stop the program before the new one runs.
 fn with_driver_call(prefix: &Prefix, callee: &str, args: &[String]) -> Prefix {
     let mut p = prefix.clone();
+    let head = format!("{callee}(");
+    p.driver.retain(|d| !d.starts_with(&head));
     p.driver.push(format!("{callee}({})", args.join(", ")));
     p
 }
@@ -416,6 +488,14 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
         }
         let exc = t.trim_start_matches("except").trim().trim_end_matches(':').split([' ', ',', '(', ')']).find(|w| !w.is_empty() && *w != "as").unwrap_or("Exception");
         let exc = if exc.chars().next().is_some_and(char::is_uppercase) && !exc.contains('.') { exc } else { "Exception" };
+        if exc == "ImportError" || exc == "ModuleNotFoundError" {
+            // The fallback for a missing library: make its import fail.
+            for j in try_at + 1..i {
+                if let Some(m) = crate::synth::prefix::module_of_import(lines[j].trim()) {
+                    out.push(without_module(&best.prefix, &m));
+                }
+            }
+        }
         for n in names {
             let b = best.prefix.binding(&n).unwrap();
             if exc == "NameError" {
@@ -428,6 +508,22 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
         }
     }
     out
+}
+
+/// `prefix` where importing `module` fails (as where it is not installed),
+/// without the stand-ins that would import it first.
+fn without_module(prefix: &Prefix, module: &str) -> Prefix {
+    let top = module.split('.').next().unwrap_or(module);
+    let mut p = prefix.clone();
+    let imports_it = |stmt: &str| super::prefix::module_of_import(stmt).is_some_and(|m| m.split('.').next() == Some(top));
+    p.bindings.retain(|b| match b.current() {
+        Candidate::Import(stmt) => !imports_it(stmt),
+        Candidate::Value(Value::Code { imports, .. }) => !imports.iter().any(|i| imports_it(i)),
+        _ => true,
+    });
+    let source = format!("# `import {top}` fails here, as where it is not installed: the fragment's fallback runs.\nsys.modules[{}] = None", value::py_str(top));
+    p.bindings.push(Binding::new(format!("_without_{top}"), vec![Candidate::Value(Value::Code { source, imports: vec!["import sys".into()] })]));
+    p
 }
 
 /// `isinstance(path, Type)` tests in the fragment, as (path, type) with
