@@ -61,6 +61,8 @@ pub struct Session<'a> {
     executor: &'a dyn Executor,
     deadline: Instant,
     run_timeout: Duration,
+    /// The longest run that ended by itself (not by a timeout).
+    slowest_finished: Duration,
     max_runs: usize,
     pub executions: usize,
     tried: HashSet<String>,
@@ -71,7 +73,7 @@ pub struct Session<'a> {
 impl<'a> Session<'a> {
     pub fn new(ctx: Context<'a>, executor: &'a dyn Executor, budget: Duration, max_runs: usize) -> Self {
         let run_timeout = (budget / 3).clamp(Duration::from_secs(1), Duration::from_secs(10));
-        Session { ctx, executor, deadline: Instant::now() + budget, run_timeout, max_runs, executions: 0, tried: HashSet::new(), cancel: None }
+        Session { ctx, executor, deadline: Instant::now() + budget, run_timeout, slowest_finished: Duration::ZERO, max_runs, executions: 0, tried: HashSet::new(), cancel: None }
     }
 
     /// A flag that, once set, stops the run in flight promptly (its outcome
@@ -105,10 +107,21 @@ impl<'a> Session<'a> {
             timeout: self.run_timeout.min(remaining.max(Duration::from_millis(500))),
         };
         self.executions += 1;
+        let started = Instant::now();
         let outcome = match &self.cancel {
             Some(flag) => self.executor.run_cancellable(&request, flag)?,
             None => self.executor.run(&request)?,
         };
+        if outcome.status == RunStatus::Timeout {
+            // A program that waits for a value that ends its loop: the next
+            // candidates need not each wait as long, so more of them fit in
+            // the budget. Runs that ended by themselves bound how long a
+            // healthy run takes here.
+            let enough = (self.slowest_finished * 5).max(Duration::from_secs(2));
+            self.run_timeout = self.run_timeout.min(enough);
+        } else {
+            self.slowest_finished = self.slowest_finished.max(started.elapsed());
+        }
         let trace = coverage::fragment_trace(&program, &outcome);
         let coverage = coverage::measure(&self.ctx.analysis.statements, &trace);
         let attempt = Attempt { prefix, program, outcome, coverage };
