@@ -76,7 +76,7 @@ pub fn plan_legacy(exception: &ExceptionInfo, distributions: &BTreeSet<String>, 
         // About a builtin or stdlib object, raised outside any library.
         (Some(Owner::Python), _) => return None,
         (None, Some(Owner::Program | Owner::Python) | None) => {
-            let message = exception.message.lines().next().unwrap_or("");
+            let message = exception.message.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
             if !API_MESSAGES.iter().any(|m| message.contains(m)) {
                 return None;
             }
@@ -103,7 +103,7 @@ pub fn plan_legacy(exception: &ExceptionInfo, distributions: &BTreeSet<String>, 
     let mut seen = BTreeSet::new();
     constraints.retain(|c| knowledge::requirement_name(c).is_some_and(|n| seen.insert(normalize_distribution(n))));
     constraints.sort_by_key(|c| knowledge::requirement_name(c).map(normalize_distribution));
-    let first_line = exception.message.lines().next().unwrap_or("").trim();
+    let first_line = exception.message.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
     let mut reason = format!("{}: {}", exception.type_name, first_line);
     if let Some(lib) = &library {
         reason.push_str(&format!(" (from {lib})"));
@@ -210,9 +210,15 @@ mod tests {
     }
 
     #[test]
+    fn the_reason_is_the_first_line_that_says_something() {
+        let e = exc("ImportError", "\n`load_boston` has been removed from scikit-learn since version 1.2.\n\nThe Boston", Some("sklearn.datasets"), None);
+        assert_eq!(plan(&e, &["scikit-learn"]).unwrap().reason, "ImportError: `load_boston` has been removed from scikit-learn since version 1.2. (from scikit-learn)");
+    }
+
+    #[test]
     fn removed_names_and_submodules_of_a_library() {
         let e = exc("ImportError", "cannot import name 'load_boston' from 'sklearn.datasets'", Some("sklearn.datasets"), None);
-        assert_eq!(plan(&e, &["scikit-learn"]).unwrap().constraints, ["scikit-learn<1.2"]);
+        assert_eq!(plan(&e, &["scikit-learn"]).unwrap().constraints, ["numpy<1.24", "scikit-learn<1.2"]);
         let mut e = exc("ModuleNotFoundError", "No module named 'pandas.io.data'", Some("pandas.io.data"), None);
         e.module = Some("pandas.io.data".into());
         assert!(plan(&e, &["pandas"]).is_some());

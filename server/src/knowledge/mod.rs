@@ -359,7 +359,7 @@ mod tests {
     #[test]
     fn legacy_constraints_by_any_spelling() {
         assert_eq!(legacy_constraints("pandas"), ["pandas<2", "numpy<1.24"]);
-        assert_eq!(legacy_constraints("Scikit_Learn"), ["scikit-learn<1.2"]);
+        assert_eq!(legacy_constraints("Scikit_Learn"), ["scikit-learn<1.2", "numpy<1.24"]);
         assert!(legacy_constraints("requests").is_empty());
     }
 
