@@ -25,6 +25,10 @@ pub struct Row {
     pub names: usize,
     pub stub_names: usize,
     pub error: String,
+    /// The version fallback: empty when it did not run, `used` when the
+    /// result is the older environment's, `tried` when the newest did as
+    /// well, `unavailable` when the older environment could not be prepared.
+    pub legacy: String,
 }
 
 impl Row {
@@ -43,12 +47,19 @@ impl Row {
             names: r.names.len(),
             stub_names: r.names.iter().filter(|n| n.stub).count(),
             error: r.error.as_ref().map(|e| format!("{}: {}", e.type_name, e.message)).unwrap_or_default(),
+            legacy: match &r.legacy {
+                None => String::new(),
+                Some(l) if l.error.is_some() => "unavailable".into(),
+                Some(l) if l.used => "used".into(),
+                Some(_) => "tried".into(),
+            },
         }
     }
     fn failed(file: String, why: String, seconds: f64) -> Row {
         Row {
             file, executable: 0, covered: 0, ratio: 0.0, union_ratio: 0.0, completed: false,
             status: "error".into(), seconds, executions: 0, llm_calls: 0, names: 0, stub_names: 0, error: why,
+            legacy: String::new(),
         }
     }
 }
@@ -63,6 +74,9 @@ pub struct Summary {
     pub p95_seconds: f64,
     pub stub_share: f64,
     pub llm_calls: usize,
+    /// Files where the version fallback ran, and where its result was kept.
+    pub legacy_tried: usize,
+    pub legacy_used: usize,
     pub wall_seconds: f64,
 }
 
@@ -123,6 +137,8 @@ pub fn summarize(rows: &[Row], wall_seconds: f64) -> Summary {
         p95_seconds: pick(0.95),
         stub_share: if names == 0 { 0.0 } else { stubs as f64 / names as f64 },
         llm_calls: rows.iter().map(|r| r.llm_calls).sum(),
+        legacy_tried: rows.iter().filter(|r| !r.legacy.is_empty()).count(),
+        legacy_used: rows.iter().filter(|r| r.legacy == "used").count(),
         wall_seconds,
     }
 }

@@ -3,12 +3,13 @@
 //! (later) the language server.
 
 use crate::analysis::{self, Analysis, Wrap};
-use crate::env::{self, EnvError, EnvManager, Toolchain};
-use crate::exec::{ExecConfig, ExecError, Executor, Limits, SandboxMode, WorkerPool};
+use crate::env::{self, EnvError, EnvManager, Environment, LegacyPlan, Toolchain};
+use crate::exec::{ExecConfig, ExecError, Executor, Limits, RunStatus, SandboxMode, WorkerPool};
+use crate::knowledge;
 use crate::program;
-use crate::report::{ErrorInfo, FixReport, ResourceFile, Stats, Status, Variant};
+use crate::report::{ErrorInfo, FixReport, LegacyReport, ResourceFile, Stats, Status, Variant};
 use crate::synth::deterministic::Deterministic;
-use crate::synth::search::{self, Progress};
+use crate::synth::search::{self, Progress, SearchResult};
 use crate::synth::session::{Context, Session};
 use crate::synth::Proposer;
 use crate::coverage::Coverage;
@@ -118,6 +119,59 @@ impl Engine {
         let pool = self.pool(&environment.python)?;
         let mut session = Session::new(ctx, pool.as_ref(), opts.budget, opts.max_runs);
         let result = search::search(&mut session, &proposer, progress)?;
+        let mut executions = session.executions;
+        let mut chosen = Searched { environment, pool, result };
+        let mut legacy = None;
+        // The version fallback: when the newest releases fail with what looks
+        // like an API they no longer have, search again with older ones.
+        if let Some(legacy_plan) = self.legacy_plan(&chosen, &plan.distributions, opts, progress) {
+            let newest_covered = chosen.result.best.coverage.covered.len();
+            let mut report = LegacyReport {
+                constraints: legacy_plan.constraints.clone(),
+                reason: legacy_plan.reason.clone(),
+                used: false,
+                versions: BTreeMap::new(),
+                newest_covered,
+                legacy_covered: None,
+                error: None,
+            };
+            match self.envs.prepare_constrained(&plan.distributions, &legacy_plan.constraints, true) {
+                Ok(older) if older.missing.is_empty() => {
+                    let pool = self.pool(&older.python)?;
+                    // What is left of the budget, and at least a third of it.
+                    let budget = opts.budget.saturating_sub(started.elapsed()).max(opts.budget / 3);
+                    let ctx = Context { fragment: &fragment, analysis: &analysis, stdlib: &self.stdlib };
+                    let mut session = Session::new(ctx, pool.as_ref(), budget, opts.max_runs);
+                    let result = search::search(&mut session, &proposer, progress)?;
+                    executions += session.executions;
+                    let versions = env::installed_versions(&older.venv);
+                    report.versions = legacy_plan
+                        .constraints
+                        .iter()
+                        .filter_map(|c| knowledge::requirement_name(c))
+                        .filter_map(|n| Some((n.to_string(), versions.get(&knowledge::normalize_distribution(n))?.clone())))
+                        .collect();
+                    report.legacy_covered = Some(result.best.coverage.covered.len());
+                    if result.best.score() > chosen.result.best.score() {
+                        report.used = true;
+                        chosen = Searched { environment: older, pool, result };
+                    }
+                }
+                Ok(older) => {
+                    report.error = Some(match older.failed.first() {
+                        Some((dist, why)) => format!("could not install {dist}: {why}"),
+                        None => format!("could not install {}", older.missing.join(", ")),
+                    })
+                }
+                Err(e) => report.error = Some(e.to_string()),
+            }
+            legacy = Some(report);
+        }
+        let Searched { environment, pool, result } = chosen;
+        let packages = match &legacy {
+            Some(l) if l.used => pinned_packages(&environment, &l.versions),
+            _ => environment.installed.clone(),
+        };
         let best = &result.best;
         let exception = best.outcome.exception.as_ref();
         Ok(FixReport {
@@ -127,7 +181,7 @@ impl Engine {
             fragment_lines: best.program.fragment_lines.clone(),
             resources: best.prefix.all_resources().iter().map(ResourceFile::from).collect(),
             python: environment.python.display().to_string(),
-            packages: environment.installed.clone(),
+            packages,
             coverage: best.coverage.clone(),
             status: best.outcome.status.into(),
             error: exception.map(|e| ErrorInfo {
@@ -136,7 +190,7 @@ impl Engine {
                 line: e.line.and_then(|l| best.program.fragment_line(l)),
             }),
             names: best.prefix.names(),
-            stats: Stats { executions: session.executions, llm_calls: 0, seconds: started.elapsed().as_secs_f64() },
+            stats: Stats { executions, llm_calls: 0, seconds: started.elapsed().as_secs_f64() },
             union_coverage: result.union.clone(),
             variants: result
                 .variants
@@ -153,12 +207,53 @@ impl Engine {
             missing_packages: environment.missing.clone(),
             unknown_imports: plan.unknown.clone(),
             failed_packages: environment.failed.clone(),
+            legacy,
             wrapped: best.program.wrapped,
             containment: Some(pool.containment()),
             stdout: best.outcome.stdout.clone(),
             stderr: best.outcome.stderr.clone(),
         })
     }
+
+    /// The older environment to try, when the search in the newest one
+    /// ended on a failure that looks like an API mismatch with a library
+    /// (`env::plan_legacy`), and installing is allowed.
+    fn legacy_plan(&self, searched: &Searched, distributions: &BTreeSet<String>, opts: &FixOptions, progress: &dyn Progress) -> Option<LegacyPlan> {
+        let best = &searched.result.best;
+        if !opts.install || progress.cancelled() || !searched.environment.missing.is_empty() || best.outcome.status != RunStatus::Raised {
+            return None;
+        }
+        env::plan_legacy(best.outcome.exception.as_ref()?, distributions, &self.stdlib)
+    }
+}
+
+/// One search and the environment it ran in.
+struct Searched {
+    environment: Environment,
+    pool: Arc<WorkerPool>,
+    result: SearchResult,
+}
+
+/// `name==version` for each distribution of the environment and each
+/// constrained one (a dependency such as numpy under pandas), so the older
+/// environment can be rebuilt exactly.
+fn pinned_packages(environment: &Environment, constrained: &BTreeMap<String, String>) -> Vec<String> {
+    let versions = env::installed_versions(&environment.venv);
+    let mut pins: Vec<String> = environment
+        .installed
+        .iter()
+        .map(|name| match versions.get(&knowledge::normalize_distribution(name)) {
+            Some(version) => format!("{name}=={version}"),
+            None => name.clone(),
+        })
+        .collect();
+    for (name, version) in constrained {
+        let normalized = knowledge::normalize_distribution(name);
+        if !environment.installed.iter().any(|i| knowledge::normalize_distribution(i) == normalized) {
+            pins.push(format!("{name}=={version}"));
+        }
+    }
+    pins
 }
 
 /// Re-key a per-program-line map by fragment line, dropping prefix/driver lines.
@@ -202,6 +297,7 @@ fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchai
         missing_packages: Vec::new(),
         unknown_imports: Vec::new(),
         failed_packages: Vec::new(),
+        legacy: None,
         wrapped: program.wrapped,
         containment: None,
         stdout: String::new(),

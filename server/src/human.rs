@@ -1,7 +1,7 @@
 //! The terminal rendering of a `fix` result: what was added, then the
 //! fragment with each line marked, then one summary line.
 
-use crate::report::FixReport;
+use crate::report::{FixReport, LegacyReport};
 
 pub fn render(fragment: &str, r: &FixReport) -> String {
     let mut out = String::new();
@@ -44,6 +44,10 @@ pub fn render(fragment: &str, r: &FixReport) -> String {
     for (dist, why) in &r.failed_packages {
         out.push_str(&format!("could not install {dist}: {why}\n"));
     }
+    if let Some(l) = &r.legacy {
+        out.push_str(&legacy_line(l));
+        out.push('\n');
+    }
     if let Some(note) = r.containment.as_ref().and_then(|c| c.note.as_ref()) {
         out.push_str(&format!("warning: {note}\n"));
     }
@@ -57,4 +61,21 @@ pub fn render(fragment: &str, r: &FixReport) -> String {
         r.stats.seconds
     ));
     out
+}
+
+/// One line on the version fallback: which older releases, and whether they
+/// did better than the newest.
+pub fn legacy_line(l: &LegacyReport) -> String {
+    let older = if l.versions.is_empty() {
+        l.constraints.join(", ")
+    } else {
+        l.versions.iter().map(|(n, v)| format!("{n} {v}")).collect::<Vec<_>>().join(", ")
+    };
+    match (&l.error, l.used, l.legacy_covered) {
+        (Some(e), _, _) => format!("older releases ({}) could not be prepared: {e}", l.constraints.join(", ")),
+        (None, true, Some(c)) => {
+            format!("ran with older releases ({older}): the newest stopped at {} statements with {}, these reach {c}", l.newest_covered, l.reason)
+        }
+        _ => format!("older releases ({older}) did no better than the newest, which stopped with {}", l.reason),
+    }
 }

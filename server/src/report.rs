@@ -73,6 +73,29 @@ pub struct ErrorInfo {
     pub line: Option<u32>,
 }
 
+/// The version fallback: the newest releases failed with what looks like a
+/// removed or changed API, so the search ran again in an environment with
+/// older releases (see `env::plan_legacy`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LegacyReport {
+    /// The version constraints of the older environment (`pandas<2`).
+    pub constraints: Vec<String>,
+    /// The failure in the newest environment that called for it.
+    pub reason: String,
+    /// Whether the result (program, coverage, `python`, `packages`) is the
+    /// older environment's: it is kept only when it covers more statements,
+    /// or as many and runs to the end.
+    pub used: bool,
+    /// Versions of the constrained distributions in the older environment.
+    pub versions: BTreeMap<String, String>,
+    /// Statements covered by the best prefix in the newest environment.
+    pub newest_covered: usize,
+    /// ... and in the older one (absent when it could not be prepared).
+    pub legacy_covered: Option<usize>,
+    /// Why the older environment could not be prepared.
+    pub error: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct FixReport {
     pub program: String,
@@ -80,7 +103,10 @@ pub struct FixReport {
     pub suffix: String,
     pub fragment_lines: Vec<u32>,
     pub resources: Vec<ResourceFile>,
+    /// The interpreter of the environment the result ran in.
     pub python: String,
+    /// The distributions of that environment: names, or `name==version`
+    /// pins when it is the older environment of the version fallback.
     pub packages: Vec<String>,
     pub coverage: Coverage,
     pub status: Status,
@@ -100,6 +126,8 @@ pub struct FixReport {
     /// Imports no known distribution provides.
     pub unknown_imports: Vec<String>,
     pub failed_packages: Vec<(String, String)>,
+    /// Set when the version fallback ran (whether or not its result is used).
+    pub legacy: Option<LegacyReport>,
     pub wrapped: bool,
     pub containment: Option<Containment>,
     pub stdout: String,

@@ -152,6 +152,31 @@ fn install_builds_a_reusable_venv_with_the_distribution() {
 }
 
 #[test]
+fn constraints_build_their_own_venv_with_the_older_release() {
+    let cache = tempfile::tempdir().unwrap();
+    let manager = manager(cache.path());
+    let wanted = set(&["six"]);
+    // A bound that is no plain version bound never reaches uv.
+    let constraints = vec!["six<1.16".to_string(), "six;--index-url=x".to_string()];
+
+    let older = manager.prepare_constrained(&wanted, &constraints, true).unwrap();
+    assert!(older.missing.is_empty() && older.failed.is_empty(), "{older:?}");
+    assert_eq!(older.constraints, ["six<1.16"]);
+    assert_eq!(older.key, manager.constrained_key(&wanted, &["six<1.16".to_string()]));
+    assert_ne!(older.key, manager.env_key(&wanted), "cached apart from the newest");
+    assert_eq!(python(&older, "import six; print(six.__version__)").unwrap(), "1.15.0");
+    assert_eq!(runnable::env::installed_versions(&older.venv).get("six").map(String::as_str), Some("1.15.0"));
+
+    // Reused, not rebuilt; the newest is another venv.
+    let again = manager.prepare_constrained(&wanted, &constraints, false).unwrap();
+    assert_eq!(again, older);
+    let newest = manager.prepare(&wanted, true).unwrap();
+    assert_ne!(newest.venv, older.venv);
+    assert!(newest.constraints.is_empty());
+    assert_ne!(python(&newest, "import six; print(six.__version__)").unwrap(), "1.15.0");
+}
+
+#[test]
 fn a_nonexistent_distribution_fails_cleanly_while_the_others_install() {
     let cache = tempfile::tempdir().unwrap();
     let manager = manager(cache.path());

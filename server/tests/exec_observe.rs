@@ -14,6 +14,41 @@ fn raised(pool: &WorkerPool, program: &str) -> ExceptionInfo {
 }
 
 #[test]
+fn where_an_exception_comes_from() {
+    // What the version fallback reads: the module of the innermost frame
+    // when it is not the program's, and the module defining what the error
+    // is about. Standard-library stand-ins for library code here.
+    let pool = pool();
+
+    let e = raised(&pool, "import json\njson.loads('{')\n");
+    assert_eq!(e.raised_in.as_deref(), Some("json.decoder"));
+
+    let e = raised(&pool, "import collections\ncollections.OrderedDict().iteritems()\n");
+    assert_eq!(e.origin.as_deref(), Some("collections"));
+    assert_eq!(e.raised_in, None, "raised in the program's frame");
+
+    let e = raised(&pool, "import os\nos.getcwdu()\n");
+    assert_eq!(e.origin.as_deref(), Some("os"), "a module's missing attribute");
+
+    let e = raised(&pool, "from fractions import gcd\n");
+    assert_eq!(e.origin.as_deref(), Some("fractions"));
+
+    // Signature errors name their callee: found among what the frame sees.
+    let e = raised(&pool, "import textwrap\ntextwrap.dedent('x', 'y')\n");
+    assert!(e.message.starts_with("dedent() takes 1 positional argument"), "{}", e.message);
+    assert_eq!(e.origin.as_deref(), Some("textwrap"));
+    let e = raised(&pool, "import fractions\nf = fractions.Fraction(1, 2)\nf.limit_denominator(max_denominator=3, x=1)\n");
+    assert_eq!(e.origin.as_deref(), Some("fractions"), "{}", e.message);
+    let e = raised(&pool, "def f(a):\n    return a\nf(1, 2)\n");
+    assert_eq!(e.origin.as_deref(), Some("__main__"));
+    let e = raised(&pool, "int('1', 2, 3)\n");
+    assert_eq!(e.origin.as_deref(), Some("builtins"), "{}", e.message);
+
+    let e = raised(&pool, "x = None\nx.clf()\n");
+    assert_eq!(e.origin.as_deref(), Some("builtins"));
+}
+
+#[test]
 fn exception_details() {
     let pool = pool();
 

@@ -9,9 +9,14 @@
 //!   library, distributions to install, unknown (reported, never installed)
 //!   and local (relative) imports.
 //! * [`EnvManager::prepare`]: a venv per set of distributions under
-//!   `<cache>/envs/<key>/`, reused across runs and safe across processes.
+//!   `<cache>/envs/<key>/`, reused across runs and safe across processes;
+//!   [`EnvManager::prepare_constrained`] the same with version constraints
+//!   (its own key), for the legacy environment.
+//! * [`plan_legacy`]: pure decision whether a failure is an API mismatch with
+//!   a library's newest release, and which older versions to try instead.
 
 mod error;
+mod legacy;
 mod plan;
 mod process;
 mod stdlib;
@@ -19,7 +24,8 @@ mod toolchain;
 mod venv;
 
 pub use error::EnvError;
+pub use legacy::{plan_legacy, LegacyPlan};
 pub use plan::{plan_imports, ImportPlan};
 pub use stdlib::stdlib_modules;
 pub use toolchain::{find_toolchain, Toolchain};
-pub use venv::{EnvManager, Environment};
+pub use venv::{installed_versions, EnvManager, Environment};

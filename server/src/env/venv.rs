@@ -15,7 +15,7 @@ use super::error::EnvError;
 use super::process::{self, RunError};
 use super::stdlib::{self, hex};
 use super::toolchain::Toolchain;
-use crate::knowledge::{is_valid_distribution_name, normalize_distribution};
+use crate::knowledge::{is_valid_distribution_name, normalize_distribution, requirement_name};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
@@ -51,9 +51,12 @@ pub struct Environment {
     /// The venv's interpreter (`<venv>/bin/python`).
     pub python: PathBuf,
     pub venv: PathBuf,
-    /// The environment key: a hash of the base interpreter and of the
-    /// distributions the venv actually holds.
+    /// The environment key: a hash of the base interpreter, of the
+    /// distributions the venv actually holds and of its version constraints.
     pub key: String,
+    /// Version constraints it was built with (`pandas<2`), empty for the
+    /// newest releases.
+    pub constraints: Vec<String>,
     /// Requested distributions the venv has.
     pub installed: Vec<String>,
     /// Requested distributions it does not have (not installed because
@@ -85,6 +88,8 @@ struct Marker {
     python: PathBuf,
     python_version: String,
     distributions: Vec<String>,
+    #[serde(default)]
+    constraints: Vec<String>,
     created_unix: u64,
 }
 
@@ -126,11 +131,17 @@ impl EnvManager {
     /// The key of the venv holding exactly `distributions` (names compared
     /// in normalised form: `PyYAML` and `pyyaml` share a key).
     pub fn env_key(&self, distributions: &BTreeSet<String>) -> String {
+        self.constrained_key(distributions, &[])
+    }
+
+    /// The key of the venv holding `distributions` built with `constraints`
+    /// (the same as [`EnvManager::env_key`] when there are none).
+    pub fn constrained_key(&self, distributions: &BTreeSet<String>, constraints: &[String]) -> String {
         let names: BTreeSet<String> = distributions
             .iter()
             .map(|name| normalize_distribution(name))
             .collect();
-        self.key_of(names.iter())
+        self.key_of(names.iter(), constraints)
     }
 
     /// A venv with as many of `distributions` as possible.
@@ -147,6 +158,31 @@ impl EnvManager {
         distributions: &BTreeSet<String>,
         install: bool,
     ) -> Result<Environment, EnvError> {
+        self.prepare_constrained(distributions, &[], install)
+    }
+
+    /// Like [`EnvManager::prepare`], with version `constraints` (`pandas<2`,
+    /// `numpy<1.24`) that the resolver must respect, also for distributions
+    /// only installed as dependencies. The venv has its own key (the
+    /// constraints are part of it), so it is cached beside the newest one.
+    /// The constrained distributions are installed from wheels only: an old
+    /// release without a wheel for this interpreter fails fast instead of
+    /// being built from source. A constraint that is not a plain version
+    /// bound (`name<2`, `name>=1,<2`) is dropped, never passed to `uv`.
+    pub fn prepare_constrained(
+        &self,
+        distributions: &BTreeSet<String>,
+        constraints: &[String],
+        install: bool,
+    ) -> Result<Environment, EnvError> {
+        let mut constraints: Vec<String> = constraints
+            .iter()
+            .map(|c| c.trim().to_string())
+            .filter(|c| requirement_name(c).is_some())
+            .collect();
+        constraints.sort();
+        constraints.dedup();
+        let constraints = &constraints[..];
         let uv = self.toolchain.uv.clone().ok_or(EnvError::UvNotFound)?;
         let envs = self.envs_dir();
         std::fs::create_dir_all(&envs).map_err(|error| {
@@ -174,18 +210,18 @@ impl EnvManager {
             }
         }
         let wanted: Vec<String> = requested.values().cloned().collect();
-        let key = self.key_of(requested.keys());
+        let key = self.key_of(requested.keys(), constraints);
 
-        let mut env = if let Some(env) = self.reuse(&key, &wanted, install) {
+        let mut env = if let Some(env) = self.reuse(&key, &wanted, constraints, install) {
             env
         } else if !install {
             self.empty_env(&uv, &wanted)?
         } else {
             let _lock = self.lock(&key)?;
             // Another process may have finished it while we waited.
-            match self.reuse(&key, &wanted, install) {
+            match self.reuse(&key, &wanted, constraints, install) {
                 Some(env) => env,
-                None => self.install(&uv, &key, &wanted)?,
+                None => self.install(&uv, &key, &wanted, constraints)?,
             }
         };
         for (name, reason) in refused {
@@ -197,9 +233,9 @@ impl EnvManager {
 
     /// A finished venv for `key`: complete for the whole set, or the venv of
     /// a recorded partial install (with `install`, only a recent record).
-    fn reuse(&self, key: &str, wanted: &[String], install: bool) -> Option<Environment> {
+    fn reuse(&self, key: &str, wanted: &[String], constraints: &[String], install: bool) -> Option<Environment> {
         if self.is_complete(key) {
-            return Some(self.environment(key, wanted.to_vec(), Vec::new(), Vec::new()));
+            return Some(self.environment(key, wanted.to_vec(), constraints, Vec::new(), Vec::new()));
         }
         let outcome = self.read_outcome(key)?;
         if !self.is_complete(&outcome.key) {
@@ -218,31 +254,31 @@ impl EnvManager {
             .filter(|name| !have.contains(&normalize_distribution(name)))
             .cloned()
             .collect();
-        Some(self.environment(&outcome.key, outcome.installed, missing, outcome.failed))
+        Some(self.environment(&outcome.key, outcome.installed, constraints, missing, outcome.failed))
     }
 
     /// The empty venv, standing in for `wanted` when installing is not allowed.
     fn empty_env(&self, uv: &Path, wanted: &[String]) -> Result<Environment, EnvError> {
-        let key = self.key_of(std::iter::empty::<&String>());
+        let key = self.key_of(std::iter::empty::<&String>(), &[]);
         if !self.is_complete(&key) {
             let _lock = self.lock(&key)?;
             if !self.is_complete(&key) {
-                let build = self.build(uv, &[])?;
-                self.finish(build, &key)?;
+                let build = self.build(uv, &[], &[])?;
+                self.finish(build, &key, &[])?;
             }
         }
-        Ok(self.environment(&key, Vec::new(), wanted.to_vec(), Vec::new()))
+        Ok(self.environment(&key, Vec::new(), &[], wanted.to_vec(), Vec::new()))
     }
 
     /// Build `wanted` (the caller holds the lock of `key`, its set's key).
-    fn install(&self, uv: &Path, key: &str, wanted: &[String]) -> Result<Environment, EnvError> {
-        let build = self.build(uv, wanted)?;
+    fn install(&self, uv: &Path, key: &str, wanted: &[String], constraints: &[String]) -> Result<Environment, EnvError> {
+        let build = self.build(uv, wanted, constraints)?;
         let installed = build.installed.clone();
         let failed = build.failed.clone();
-        let actual = self.key_of(installed.iter().map(|name| normalize_distribution(name)));
+        let actual = self.key_of(installed.iter().map(|name| normalize_distribution(name)), constraints);
         if actual == key {
-            self.finish(build, key)?;
-            return Ok(self.environment(key, installed, Vec::new(), Vec::new()));
+            self.finish(build, key, constraints)?;
+            return Ok(self.environment(key, installed, constraints, Vec::new(), Vec::new()));
         }
         // Only part installed: the venv belongs under the key of that part.
         // Its set is strictly smaller than ours, so taking its lock while
@@ -250,7 +286,7 @@ impl EnvManager {
         {
             let _lock = self.lock(&actual)?;
             if !self.is_complete(&actual) {
-                self.finish(build, &actual)?;
+                self.finish(build, &actual, constraints)?;
             }
         }
         let outcome = Outcome {
@@ -265,12 +301,12 @@ impl EnvManager {
             .filter(|name| !installed.contains(name))
             .cloned()
             .collect();
-        Ok(self.environment(&actual, installed, missing, failed))
+        Ok(self.environment(&actual, installed, constraints, missing, failed))
     }
 
     /// Create a venv in a fresh build directory and install `wanted` into it:
     /// all at once, else one by one.
-    fn build(&self, uv: &Path, wanted: &[String]) -> Result<Build, EnvError> {
+    fn build(&self, uv: &Path, wanted: &[String], constraints: &[String]) -> Result<Build, EnvError> {
         let envs = self.envs_dir();
         let dir = tempfile::Builder::new()
             .prefix(BUILD_PREFIX)
@@ -314,9 +350,19 @@ impl EnvManager {
         if wanted.is_empty() {
             return Ok(build);
         }
+        let constraints_file = if constraints.is_empty() {
+            None
+        } else {
+            let path = build._dir.path().join("constraints.txt");
+            std::fs::write(&path, constraints.join("\n") + "\n").map_err(|error| {
+                EnvError::io(format!("cannot write {}", path.display()), error)
+            })?;
+            Some(path)
+        };
+        let pins = Pins { file: constraints_file.as_deref(), constraints };
 
         let deadline = Instant::now() + INSTALL_BUDGET;
-        match self.pip_install(uv, &build.venv, wanted, deadline)? {
+        match self.pip_install(uv, &build.venv, wanted, &pins, deadline)? {
             Ok(()) => {
                 build.installed = wanted.to_vec();
                 return Ok(build);
@@ -329,7 +375,7 @@ impl EnvManager {
             Err(_) => {}
         }
         for name in wanted {
-            match self.pip_install(uv, &build.venv, std::slice::from_ref(name), deadline)? {
+            match self.pip_install(uv, &build.venv, std::slice::from_ref(name), &pins, deadline)? {
                 Ok(()) => build.installed.push(name.clone()),
                 Err(reason) => build.failed.push((name.clone(), reason)),
             }
@@ -344,6 +390,7 @@ impl EnvManager {
         uv: &Path,
         venv: &Path,
         names: &[String],
+        pins: &Pins,
         deadline: Instant,
     ) -> Result<Result<(), String>, EnvError> {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -362,8 +409,14 @@ impl EnvManager {
                 "--no-python-downloads",
                 "--python",
             ])
-            .arg(venv_python(venv))
-            .args(names);
+            .arg(venv_python(venv));
+        if let Some(file) = pins.file {
+            command.arg("--constraint").arg(file);
+            for name in pins.constraints.iter().filter_map(|c| requirement_name(c)) {
+                command.arg("--only-binary").arg(name);
+            }
+        }
+        command.args(names);
         self.run_uv(&mut command, left.min(INSTALL_TIMEOUT))
     }
 
@@ -398,11 +451,12 @@ impl EnvManager {
 
     /// Mark the build complete and move it to `<envs>/<key>` (the caller
     /// holds the lock of `key`).
-    fn finish(&self, build: Build, key: &str) -> Result<(), EnvError> {
+    fn finish(&self, build: Build, key: &str, constraints: &[String]) -> Result<(), EnvError> {
         let marker = Marker {
             python: self.toolchain.python.clone(),
             python_version: self.toolchain.python_version.clone(),
             distributions: build.installed.clone(),
+            constraints: constraints.to_vec(),
             created_unix: now_unix(),
         };
         let json = serde_json::to_vec_pretty(&marker).unwrap_or_default();
@@ -485,6 +539,7 @@ impl EnvManager {
         &self,
         key: &str,
         installed: Vec<String>,
+        constraints: &[String],
         missing: Vec<String>,
         failed: Vec<(String, String)>,
     ) -> Environment {
@@ -493,6 +548,7 @@ impl EnvManager {
             python: venv_python(&venv),
             venv,
             key: key.to_string(),
+            constraints: constraints.to_vec(),
             installed,
             missing,
             failed,
@@ -504,9 +560,10 @@ impl EnvManager {
         venv.join(MARKER).is_file() && venv_python(&venv).exists()
     }
 
-    /// Hash of the base interpreter and the normalised distribution names
-    /// (which the caller gives in sorted order).
-    fn key_of<I, S>(&self, normalized_names: I) -> String
+    /// Hash of the base interpreter, the normalised distribution names and
+    /// the (sorted) constraints; without constraints the key is the one
+    /// venvs had before constraints existed, so those stay valid.
+    fn key_of<I, S>(&self, normalized_names: I, constraints: &[String]) -> String
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
@@ -526,6 +583,13 @@ impl EnvManager {
             hasher.update(b"\0");
             hasher.update(name.as_bytes());
         }
+        let mut constraints = constraints.to_vec();
+        constraints.sort();
+        constraints.dedup();
+        for constraint in &constraints {
+            hasher.update(b"\0constraint\0");
+            hasher.update(constraint.as_bytes());
+        }
         hex(&hasher.finalize()[..12])
     }
 
@@ -540,6 +604,35 @@ impl EnvManager {
     fn outcome_path(&self, key: &str) -> PathBuf {
         self.envs_dir().join(format!("{key}.outcome.json"))
     }
+}
+
+/// Version constraints of one build: the file passed to `uv` and its lines.
+struct Pins<'a> {
+    file: Option<&'a Path>,
+    constraints: &'a [String],
+}
+
+/// Normalised distribution name -> version of what `venv` holds, read from
+/// its `*.dist-info` directories (no interpreter needed).
+pub fn installed_versions(venv: &Path) -> BTreeMap<String, String> {
+    let mut versions = BTreeMap::new();
+    let lib = if cfg!(windows) { venv.join("Lib") } else { venv.join("lib") };
+    let mut site_dirs = vec![lib.join("site-packages")];
+    if let Ok(entries) = std::fs::read_dir(&lib) {
+        site_dirs.extend(entries.flatten().map(|entry| entry.path().join("site-packages")));
+    }
+    for dir in site_dirs {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let file_name = entry.file_name();
+            let Some(stem) = file_name.to_str().and_then(|n| n.strip_suffix(".dist-info")) else { continue };
+            // `<name>-<version>`: names have `-` only in normalised form `_`.
+            if let Some((name, version)) = stem.rsplit_once('-') {
+                versions.insert(normalize_distribution(name), version.to_string());
+            }
+        }
+    }
+    versions
 }
 
 fn venv_python(venv: &Path) -> PathBuf {

@@ -26,6 +26,7 @@ import gc
 import json
 import mmap
 import os
+import re
 import reprlib
 import resource
 import select
@@ -407,7 +408,8 @@ def _empty(status, limit=None, exception=None):
 
 def _exc_stub(type_name, message):
     return {"type_name": type_name, "message": message, "line": None, "name": None, "obj_type": None,
-            "key": None, "module": None, "path": None, "bases": [type_name]}
+            "key": None, "module": None, "path": None, "bases": [type_name],
+            "raised_in": None, "origin": None}
 
 
 def _no_report(status, rusage, hard_killed, timeout, limits):
@@ -588,7 +590,7 @@ def _exception_info(e, path):
     t = type(e)
     info = {"type_name": _qualname(t), "message": _safe_str(e), "line": None, "name": None,
             "obj_type": None, "key": None, "module": None, "path": None,
-            "bases": [_qualname(c) for c in t.__mro__]}
+            "bases": [_qualname(c) for c in t.__mro__], "raised_in": None, "origin": None}
     tb = e.__traceback__
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == path:
@@ -618,7 +620,85 @@ def _exception_info(e, path):
             info["path"] = os.fsdecode(fn) if isinstance(fn, (str, bytes)) else str(fn)
     except BaseException:
         pass
+    try:
+        info["raised_in"] = _raised_in(e, path)
+        info["origin"] = _origin(e, info)
+    except BaseException:
+        pass
     return info
+
+
+def _raised_in(e, path):
+    """The module of the innermost frame when it is not the program's own
+    (`pandas.core.generic`, `numpy.random.mtrand`): the error came from
+    inside that code. None when the program's frame is the innermost."""
+    tb, last = e.__traceback__, None
+    while tb is not None:
+        last, tb = tb, tb.tb_next
+    if last is None or last.tb_frame.f_code.co_filename == path:
+        return None
+    name = last.tb_frame.f_globals.get("__name__")
+    return name if isinstance(name, str) else None
+
+
+# `DataFrame.pivot() takes 1 positional argument but 4 were given`,
+# `to_datetime() got an unexpected keyword argument 'x'`: the callee's qualified name.
+_SIGNATURE = re.compile(r"^([A-Za-z_][\w.]*)\(\) (?:takes |got an unexpected keyword|got multiple values|missing \d+ required)")
+
+
+def _origin(e, info):
+    """The module that defines what the error is about: the object of an
+    AttributeError (its class, or the module itself), the module of an
+    ImportError, the callee of a signature TypeError (looked up among the
+    names the innermost program frame sees). None when unknown."""
+    if isinstance(e, AttributeError) and hasattr(e, "obj"):
+        obj = e.obj
+        if isinstance(obj, types.ModuleType):
+            return obj.__name__
+        mod = getattr(obj if isinstance(obj, type) else type(obj), "__module__", None)
+        return mod if isinstance(mod, str) else None
+    if isinstance(e, ImportError):
+        return info.get("module")
+    if isinstance(e, TypeError):
+        m = _SIGNATURE.match(info.get("message") or "")
+        if m:
+            return _callee_module(e, m.group(1))
+    return None
+
+
+def _callee_module(e, qualname):
+    """Where the callable `qualname` (as in its `__qualname__`) is defined,
+    searching the values the innermost program frame can see, their types
+    (and base classes) and the attributes of modules among them."""
+    tb, frame = e.__traceback__, None
+    while tb is not None:
+        frame, tb = tb.tb_frame, tb.tb_next
+    if frame is None:
+        return None
+    head, _, tail = qualname.partition(".")
+    seen = 0
+    for scope in (frame.f_locals, frame.f_globals, _BUILTINS):
+        for value in list(scope.values()):
+            seen += 1
+            if seen > 2000:
+                return None
+            cands = [value]
+            if isinstance(value, types.ModuleType):
+                cands.append(getattr(value, head, None))
+            elif not isinstance(value, type):
+                cands.append(type(value))
+            for c in cands:
+                if c is None:
+                    continue
+                if not tail and getattr(c, "__qualname__", None) == qualname and callable(c):
+                    mod = getattr(c, "__module__", None)
+                    if isinstance(mod, str):
+                        return mod
+                if tail and isinstance(c, type):
+                    for k in c.__mro__:
+                        if k.__qualname__ == head and tail.split(".")[0] in vars(k):
+                            return k.__module__
+    return None
 
 
 def _quoted(msg, after):

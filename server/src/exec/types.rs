@@ -58,6 +58,15 @@ pub struct ExceptionInfo {
     pub path: Option<String>,
     /// MRO names of the exception type (for classifying subclasses).
     pub bases: Vec<String>,
+    /// Module of the innermost frame when that frame is not the program's
+    /// (`pandas.core.generic`): the error was raised inside that code.
+    #[serde(default)]
+    pub raised_in: Option<String>,
+    /// Module that defines what the error is about: the class (or module)
+    /// of an AttributeError's object, an ImportError's module, the callee of
+    /// a signature TypeError (`DataFrame.pivot() takes ...`), when known.
+    #[serde(default)]
+    pub origin: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -6,6 +6,9 @@
 //!   [`distribution_for`] matches the longest dotted prefix of an import path.
 //! * `aliases.txt`: conventional alias -> the import statement that binds it
 //!   (`np` -> `import numpy as np`), see [`conventional_import`].
+//! * `legacy.txt`: distribution -> the version constraints of its older
+//!   "legacy" environment (`pandas` -> `pandas<2 numpy<1.24`), see
+//!   [`legacy_constraints`].
 //!
 //! Everything here is pure: no I/O, no interpreter.
 
@@ -14,6 +17,7 @@ use std::sync::OnceLock;
 
 const IMPORTS_TXT: &str = include_str!("imports.txt");
 const ALIASES_TXT: &str = include_str!("aliases.txt");
+const LEGACY_TXT: &str = include_str!("legacy.txt");
 
 /// The PyPI distribution that provides `import_path`, matching the longest
 /// dotted prefix present in the table: `google.protobuf.json_format` ->
@@ -58,6 +62,38 @@ pub fn import_table() -> &'static BTreeMap<&'static str, &'static str> {
 pub fn alias_table() -> &'static BTreeMap<&'static str, &'static str> {
     static TABLE: OnceLock<BTreeMap<&'static str, &'static str>> = OnceLock::new();
     TABLE.get_or_init(|| parse_table(ALIASES_TXT).0.into_iter().collect())
+}
+
+/// The requirements (`pandas<2`, `numpy<1.24`) of the legacy environment of
+/// `distribution` (any spelling: compared in normalised form), empty when the
+/// table has no entry for it.
+pub fn legacy_constraints(distribution: &str) -> &'static [&'static str] {
+    static TABLE: OnceLock<BTreeMap<String, Vec<&'static str>>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        parse_table(LEGACY_TXT)
+            .0
+            .into_iter()
+            .map(|(dist, reqs)| (normalize_distribution(dist), reqs.split_whitespace().collect()))
+            .collect()
+    });
+    table.get(&normalize_distribution(distribution)).map(Vec::as_slice).unwrap_or(&[])
+}
+
+/// The distribution a simple version requirement constrains: `numpy<1.24` ->
+/// `numpy`. `None` unless it is a valid name followed by comparison clauses
+/// made only of versions (`<`, `<=`, `>`, `>=`, `==`, `!=`, `~=`, digits, `.`,
+/// `*`, `,`): nothing an installer could read as an option, URL or marker.
+pub fn requirement_name(requirement: &str) -> Option<&str> {
+    let at = requirement.find(['<', '>', '=', '!', '~'])?;
+    let (name, spec) = requirement.split_at(at);
+    let spec_ok = spec.split(',').all(|clause| {
+        let version = clause.trim_start_matches(['<', '>', '=', '!', '~']);
+        let op = &clause[..clause.len() - version.len()];
+        matches!(op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "~=")
+            && !version.is_empty()
+            && version.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '*')
+    });
+    (is_valid_distribution_name(name) && spec_ok).then_some(name)
 }
 
 /// Whether `name` is a syntactically valid distribution name (PEP 508:
@@ -298,6 +334,42 @@ mod tests {
         // Ambiguous conventions are left out on purpose.
         for ambiguous in ["sp", "dt", "pl", "F", "x", "numpy"] {
             assert_eq!(conventional_import(ambiguous), None, "{ambiguous}");
+        }
+    }
+
+    #[test]
+    fn legacy_table_parses_and_every_requirement_is_a_plain_version_bound() {
+        let (entries, errors) = parse_table(LEGACY_TXT);
+        assert!(errors.is_empty(), "malformed lines: {errors:?}");
+        assert!(!entries.is_empty());
+        for (dist, reqs) in entries {
+            assert!(is_valid_distribution_name(dist), "{dist:?}");
+            let reqs: Vec<&str> = reqs.split_whitespace().collect();
+            // Each entry constrains at least its own distribution.
+            assert!(
+                reqs.iter().any(|r| requirement_name(r).map(normalize_distribution) == Some(normalize_distribution(dist))),
+                "{dist}: {reqs:?}"
+            );
+            for r in reqs {
+                assert!(requirement_name(r).is_some(), "{dist}: {r:?} is not a plain version bound");
+            }
+        }
+    }
+
+    #[test]
+    fn legacy_constraints_by_any_spelling() {
+        assert_eq!(legacy_constraints("pandas"), ["pandas<2", "numpy<1.24"]);
+        assert_eq!(legacy_constraints("Scikit_Learn"), ["scikit-learn<1.2", "numpy<1.24"]);
+        assert!(legacy_constraints("requests").is_empty());
+    }
+
+    #[test]
+    fn requirement_names_refuse_anything_but_version_bounds() {
+        assert_eq!(requirement_name("numpy<1.24"), Some("numpy"));
+        assert_eq!(requirement_name("a.b>=1,<2.*"), Some("a.b"));
+        assert_eq!(requirement_name("x~=1.4"), Some("x"));
+        for bad in ["numpy", "<2", "-rnumpy<2", "numpy<2;os_name=='nt'", "numpy<", "numpy<2 ", "x@http://h", "x<=>2", "x<a"] {
+            assert_eq!(requirement_name(bad), None, "{bad:?}");
         }
     }
 

@@ -58,6 +58,9 @@ pub fn render(last: &LastRun, document: &str) -> String {
     for (p, why) in &r.failed_packages {
         let _ = writeln!(md, "- failed to install {p}: {why}");
     }
+    if let Some(l) = &r.legacy {
+        let _ = writeln!(md, "- {}", crate::human::legacy_line(l));
+    }
     if let Some(c) = &r.containment {
         let _ = writeln!(md, "- sandbox: bubblewrap {}{}", if c.bubblewrap { "yes" } else { "no" }, c.note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default());
     }

@@ -29,6 +29,7 @@ fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[u32]) -> Fi
         missing_packages: Vec::new(),
         unknown_imports: Vec::new(),
         failed_packages: Vec::new(),
+        legacy: None,
         wrapped: false,
         containment: None,
         stdout: String::new(),
