@@ -3,7 +3,8 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
-fn lines(text: &'static str) -> impl Iterator<Item = &'static str> {
+/// The lines of a table that are not blank or comments.
+pub(crate) fn lines(text: &'static str) -> impl Iterator<Item = &'static str> {
     text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#'))
 }
 

@@ -5,6 +5,7 @@
 //! in `data/type_errors.txt`; library classes a message can ask for, with
 //! an expression that builds one, in `data/library_values.txt`.
 
+use super::knowledge::lines;
 use super::value::Value;
 use regex::Regex;
 use std::sync::OnceLock;
@@ -39,10 +40,7 @@ struct Rule {
 fn rules() -> &'static [Rule] {
     static R: OnceLock<Vec<Rule>> = OnceLock::new();
     R.get_or_init(|| {
-        include_str!("data/type_errors.txt")
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        lines(include_str!("data/type_errors.txt"))
             .filter_map(|l| {
                 let (lhs, rhs) = l.rsplit_once(" => ")?;
                 let (pattern, bad) = match lhs.rsplit_once(" bad=") {
@@ -60,10 +58,7 @@ fn rules() -> &'static [Rule] {
 pub fn library_value(class: &str) -> Option<Value> {
     static M: OnceLock<Vec<(&'static str, Value)>> = OnceLock::new();
     let table = M.get_or_init(|| {
-        include_str!("data/library_values.txt")
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        lines(include_str!("data/library_values.txt"))
             .filter_map(|l| {
                 let (class, rest) = l.split_once(": ")?;
                 let (code, import) = rest.split_once(" | ")?;
