@@ -3,9 +3,9 @@
 //! Scoping is deliberately flat ("bound anywhere in the fragment"), except
 //! for the names that only exist inside one construct: parameters (def and
 //! lambda) and comprehension variables, which the usage walker scopes.
-//! The pass also records, per name, how often it is bound (usage flows
-//! through aliases bound exactly once) and when the first top-level binding
-//! takes effect (to spot reads that come before it).
+//! The pass also records, per name, how often it is bound (a literal value
+//! is followed only through names bound exactly once) and when the first
+//! top-level binding takes effect (to spot reads that come before it).
 
 use super::facts::Import;
 use super::literal::{line, named, text};

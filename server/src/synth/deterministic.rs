@@ -5,7 +5,7 @@
 
 use super::infer::{self, camel};
 use super::knowledge::{kinds, well_known_import};
-use super::prefix::{Binding, Candidate, LocalModule, Prefix};
+use super::prefix::{module_of_import, Binding, Candidate, LocalModule, Prefix};
 use super::resources::{directory_for, resource_for};
 use super::session::{Attempt, Context};
 use super::value::{self, Value};
@@ -326,7 +326,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         let v = infer::best(name, usage, 1);
         let mut imports = Vec::new();
         v.imports(&mut imports);
-        let shadowed = imports.iter().filter_map(|i| super::prefix::module_of_import(i)).any(|m| ctx.analysis.bound_names.contains(m.split('.').next().unwrap_or("")));
+        let shadowed = imports.iter().filter_map(|i| module_of_import(i)).any(|m| ctx.analysis.bound_names.contains(m.split('.').next().unwrap_or("")));
         if shadowed { "None".to_string() } else { v.expr() }
     };
     let lines: Vec<&str> = ctx.fragment.lines().collect();
@@ -348,15 +348,8 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
                 calls.push(args);
             }
         }
-        // A value of each type the body tests a parameter against.
-        let (a, b) = block_span(&lines, f.line as usize - 1);
-        for (i, expr) in typed_args(ctx, &lines[a..=b], f.params.iter().map(|x| x.name.as_str())) {
-            if i < calls[1].len() {
-                let mut args = calls[1].clone();
-                args[i] = expr;
-                calls.push(args);
-            }
-        }
+        let names: Vec<&str> = f.params.iter().map(|x| x.name.as_str()).collect();
+        calls.extend(typed_calls(ctx, &lines, f.line, &names, &calls[1]));
         for args in calls {
             out.push(with_driver_call(&best.prefix, &f.name, &args));
         }
@@ -369,14 +362,9 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
             let params: Vec<_> = m.params.iter().skip(1).filter(|x| x.star.is_empty()).collect();
             let required: Vec<String> = params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage)).collect();
             let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage)).collect();
-            let (a, b) = block_span(&lines, m.line as usize - 1);
-            let mut calls = vec![required, all.clone()];
-            for (i, expr) in typed_args(ctx, &lines[a..=b], params.iter().map(|x| x.name.as_str())) {
-                let mut args = all.clone();
-                args[i] = expr;
-                calls.push(args);
-            }
-            for args in calls {
+            let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
+            let typed = typed_calls(ctx, &lines, m.line, &names, &all);
+            for args in [required, all].into_iter().chain(typed) {
                 out.push(with_driver_call(&best.prefix, &format!("{instance}.{}", m.name), &args));
             }
         }
@@ -384,56 +372,37 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
     out
 }
 
-/// For each `isinstance(param, T)` in a def's lines: the parameter's index
-/// and an expression of type T, for a call that takes that branch. Library
-/// types are spelled through the fragment's own import of their module.
-fn typed_args<'a>(ctx: &Context, block: &[&str], params: impl Iterator<Item = &'a str>) -> Vec<(usize, String)> {
-    let params: Vec<&str> = params.collect();
-    let mut out = Vec::new();
-    for (path, ty) in isinstance_args(&block.join("\n")) {
+/// Calls of the def at `line` with every argument (`all`, one per name
+/// of `params`), one more per `isinstance(param, T)` in its body, where
+/// that parameter takes a value of type T. Library types are spelled
+/// through the fragment's own import of their module.
+fn typed_calls(ctx: &Context, lines: &[&str], line: u32, params: &[&str], all: &[String]) -> Vec<Vec<String>> {
+    let (a, b) = block_span(lines, line as usize - 1);
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for (path, types) in isinstance_calls(&lines[a..=b].join("\n")) {
         let Some(i) = params.iter().position(|p| *p == path) else { continue };
-        let expr = if let Some((alias, member)) = ty.rsplit_once('.') {
-            let module = ctx.analysis.imports.iter().find(|imp| !imp.is_from && imp.alias.as_deref().unwrap_or(&imp.module) == alias).map(|imp| imp.module.clone());
-            let Some(Value::Expr { code, imports }) = module.and_then(|m| type_wants::library_value(&format!("{m}.{member}"))) else { continue };
-            // The table spells it through the conventional alias: only when the fragment uses the same one.
-            if !imports.iter().any(|i| i.ends_with(&format!(" {alias}"))) {
-                continue;
+        for ty in types {
+            let Some(expr) = instance_expr(ctx, &path, &ty) else { continue };
+            let mut args = all.to_vec();
+            args[i] = expr;
+            if !out.contains(&args) {
+                out.push(args);
             }
-            code
-        } else if ["str", "int", "float", "list", "dict", "tuple", "bytes", "set", "bool"].contains(&ty.as_str()) {
-            infer::value_of_kind(&ty, path.as_str(), &Usage::default()).expr()
-        } else {
-            continue;
-        };
-        if !out.contains(&(i, expr.clone())) {
-            out.push((i, expr));
         }
     }
     out
 }
 
-/// `isinstance(name, Type)` and `isinstance(name, (A, B))` in `text`:
-/// (name, each type, dotted or not).
-fn isinstance_args(text: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("isinstance(") {
-        rest = &rest[at + "isinstance(".len()..];
-        let Some((name, after)) = rest.split_once(',') else { break };
-        let name = name.trim();
-        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-            continue;
-        }
-        let after = after.trim_start();
-        let types = match after.strip_prefix('(') {
-            Some(inner) => inner.split(')').next().unwrap_or(""),
-            None => after.split(')').next().unwrap_or(""),
-        };
-        for ty in types.split(',').map(str::trim).filter(|t| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.')) {
-            out.push((name.to_string(), ty.to_string()));
-        }
-    }
-    out
+/// An expression of type `ty` as the fragment spells it (`str`, `np.integer`).
+fn instance_expr(ctx: &Context, name: &str, ty: &str) -> Option<String> {
+    let Some((alias, member)) = ty.rsplit_once('.') else {
+        let builtin = ["str", "int", "float", "list", "dict", "tuple", "bytes", "set", "bool"].contains(&ty);
+        return builtin.then(|| infer::value_of_kind(ty, name, &Usage::default()).expr());
+    };
+    let module = ctx.analysis.imports.iter().find(|imp| !imp.is_from && imp.alias.as_deref().unwrap_or(&imp.module) == alias)?;
+    let Value::Expr { code, imports } = type_wants::library_value(&format!("{}.{member}", module.module))? else { return None };
+    // The table spells it through the conventional alias: only when the fragment uses the same one.
+    imports.iter().any(|i| i.ends_with(&format!(" {alias}"))).then_some(code)
 }
 
 /// A copy of `prefix` whose driver also calls `callee(args)`.
@@ -491,7 +460,7 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
         if exc == "ImportError" || exc == "ModuleNotFoundError" {
             // The fallback for a missing library: make its import fail.
             for j in try_at + 1..i {
-                if let Some(m) = crate::synth::prefix::module_of_import(lines[j].trim()) {
+                if let Some(m) = module_of_import(lines[j].trim()) {
                     out.push(without_module(&best.prefix, &m));
                 }
             }
@@ -515,7 +484,7 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
 fn without_module(prefix: &Prefix, module: &str) -> Prefix {
     let top = module.split('.').next().unwrap_or(module);
     let mut p = prefix.clone();
-    let imports_it = |stmt: &str| super::prefix::module_of_import(stmt).is_some_and(|m| m.split('.').next() == Some(top));
+    let imports_it = |stmt: &str| module_of_import(stmt).is_some_and(|m| m.split('.').next() == Some(top));
     p.bindings.retain(|b| match b.current() {
         Candidate::Import(stmt) => !imports_it(stmt),
         Candidate::Value(Value::Code { imports, .. }) => !imports.iter().any(|i| imports_it(i)),
@@ -526,24 +495,38 @@ fn without_module(prefix: &Prefix, module: &str) -> Prefix {
     p
 }
 
-/// `isinstance(path, Type)` tests in the fragment, as (path, type) with
-/// dotted names; for a tuple of types, the first.
-fn isinstance_tests(fragment: &str) -> Vec<(String, String)> {
+/// `isinstance(path, T)` and `isinstance(path, (A, B))` calls in `text`:
+/// the tested dotted path and the leading dotted name of each type.
+fn isinstance_calls(text: &str) -> Vec<(String, Vec<String>)> {
+    let dotted = |s: &str| !s.is_empty() && s.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'));
+    let token = |s: &str| -> String { s.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.').collect() };
     let mut out = Vec::new();
-    for line in fragment.lines() {
-        let mut rest = line;
-        while let Some(at) = rest.find("isinstance(") {
-            rest = &rest[at + "isinstance(".len()..];
-            let Some((path, after)) = rest.split_once(',') else { break };
-            let ty: String = after.trim_start().trim_start_matches('(').chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.').collect();
-            let path = path.trim();
-            let dotted = |s: &str| !s.is_empty() && s.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'));
-            if dotted(path) && dotted(&ty) && ty.contains('.') {
-                out.push((path.to_string(), ty));
-            }
+    let mut rest = text;
+    while let Some(at) = rest.find("isinstance(") {
+        rest = &rest[at + "isinstance(".len()..];
+        let Some((path, after)) = rest.split_once(',') else { break };
+        let path = path.trim();
+        let after = after.trim_start();
+        let types: Vec<String> = match after.strip_prefix('(') {
+            Some(inner) => inner.split(')').next().unwrap_or("").split(',').map(token).collect(),
+            None => vec![token(after)],
+        };
+        let types: Vec<String> = types.into_iter().filter(|t| dotted(t)).collect();
+        if dotted(path) && !types.is_empty() {
+            out.push((path.to_string(), types));
         }
     }
     out
+}
+
+/// `isinstance(path, Type)` tests in the fragment against library types,
+/// as (path, type); for a tuple of types, the first.
+fn isinstance_tests(fragment: &str) -> Vec<(String, String)> {
+    fragment
+        .lines()
+        .flat_map(isinstance_calls)
+        .filter_map(|(path, types)| types.into_iter().next().filter(|t| t.contains('.')).map(|t| (path, t)))
+        .collect()
 }
 
 /// Objects the fragment type-tests against a library class become
