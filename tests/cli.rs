@@ -27,6 +27,19 @@ fn fix_source(src: &str, extra: &[&str]) -> (Output, Option<Value>, tempfile::Te
     (out, json, dir)
 }
 
+/// `fix --json` on a file of the repository, its JSON contract checked.
+fn fix_checked(rel: &str) -> Value {
+    let (out, json) = fix_file(&repo().join(rel), &[]);
+    let j = json.unwrap_or_else(|| panic!("no JSON: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_contract(&j);
+    j
+}
+
+/// Whether a kept variant's `field` (`prefix`, `suffix`) contains `needle`.
+fn some_variant_has(j: &Value, field: &str, needle: &str) -> bool {
+    j["variants"].as_array().unwrap().iter().any(|v| v[field].as_str().unwrap().contains(needle))
+}
+
 fn fix_file(path: &Path, extra: &[&str]) -> (Output, Option<Value>) {
     let out = bin()
         .arg("fix")
@@ -244,10 +257,7 @@ fn bench_writes_a_row_per_file_and_a_summary() {
 
 #[test]
 fn evolution_covers_the_other_branch_with_a_variant() {
-    let path = repo().join("tests/fixtures/branches/threshold.py");
-    let (_, json) = fix_file(&path, &[]);
-    let j = json.unwrap();
-    assert_contract(&j);
+    let j = fix_checked("tests/fixtures/branches/threshold.py");
     assert!(j["coverage"]["ratio"].as_f64().unwrap() < 1.0, "one prefix takes one branch: {j}");
     assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
     assert!(!j["variants"].as_array().unwrap().is_empty());
@@ -255,25 +265,17 @@ fn evolution_covers_the_other_branch_with_a_variant() {
 
 #[test]
 fn a_variant_makes_an_import_fail_to_reach_its_fallback() {
-    let path = repo().join("tests/fixtures/branches/import_fallback.py");
-    let (_, json) = fix_file(&path, &[]);
-    let j = json.unwrap();
-    assert_contract(&j);
+    let j = fix_checked("tests/fixtures/branches/import_fallback.py");
     assert_eq!(j["status"], "completed", "{j}");
     assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
-    let blocked = j["variants"].as_array().unwrap().iter().any(|v| v["prefix"].as_str().unwrap().contains("sys.modules['tomllib'] = None"));
-    assert!(blocked, "{j}");
+    assert!(some_variant_has(&j, "prefix", "sys.modules['tomllib'] = None"), "{j}");
 }
 
 #[test]
 fn variants_call_a_function_with_each_type_it_tests_for() {
-    let path = repo().join("tests/fixtures/branches/type_tested_argument.py");
-    let (_, json) = fix_file(&path, &[]);
-    let j = json.unwrap();
-    assert_contract(&j);
+    let j = fix_checked("tests/fixtures/branches/type_tested_argument.py");
     assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
-    let typed = j["variants"].as_array().unwrap().iter().any(|v| v["suffix"].as_str().unwrap().contains("describe(decimal.Decimal("));
-    assert!(typed, "{j}");
+    assert!(some_variant_has(&j, "suffix", "describe(decimal.Decimal("), "{j}");
 }
 
 #[test]
@@ -282,9 +284,7 @@ fn the_program_runs_as_main_like_python_would_run_it() {
     // program to be the real __main__ module. (shared/bench/measure.py runs
     // programs inside its own __main__, so it cannot be the judge here:
     // plain `python3 program.py` is.)
-    let path = repo().join("tests/fixtures/main_module/current_module.py");
-    let (_, json) = fix_file(&path, &[]);
-    let j = json.unwrap();
+    let j = fix_checked("tests/fixtures/main_module/current_module.py");
     assert_eq!(j["status"], "completed", "{j}");
     assert_eq!(j["coverage"]["ratio"], 1.0, "{j}");
     let dir = tempfile::tempdir().unwrap();
