@@ -339,15 +339,9 @@ impl<'a> Walker<'a> {
     }
 
     pub(super) fn binary(&mut self, node: Node) {
-        let (Some(left), Some(right)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("right"),
-        ) else {
+        let Some((left, op, right)) = operands(node) else {
             return;
         };
-        let op = node
-            .child_by_field_name("operator")
-            .map_or("", |o| o.kind());
         // `'%s: %d' % (a, b)` formats its operands.
         if op == "%" && is_plain_str(unparen(left), self.src) {
             let right = unparen(right);
@@ -362,6 +356,12 @@ impl<'a> Walker<'a> {
             }
             return;
         }
+        self.operation(left, op, right);
+    }
+
+    /// `left op right`: each side records the operator, with the other
+    /// side's literal when it is one.
+    pub(super) fn operation(&mut self, left: Node, op: &str, right: Node) {
         let lp = self.expr(left);
         let rp = self.expr(right);
         let (ll, rl) = (literal(left, self.src), literal(right, self.src));
@@ -560,6 +560,15 @@ fn callee_text(func: Node, src: &str) -> String {
     } else {
         t
     }
+}
+
+/// The left operand, operator and right operand of a binary operator or an
+/// augmented assignment (`+=` keeps its `=`).
+pub(super) fn operands(node: Node) -> Option<(Node, &'static str, Node)> {
+    let left = node.child_by_field_name("left")?;
+    let right = node.child_by_field_name("right")?;
+    let op = node.child_by_field_name("operator").map_or("", |o| o.kind());
+    Some((left, op, right))
 }
 
 #[cfg(test)]

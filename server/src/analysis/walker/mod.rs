@@ -12,7 +12,7 @@ mod exprs;
 
 use super::bindings::Bindings;
 use super::defs::param_syntax;
-use super::literal::{line, literal, named, subscript_key, text};
+use super::literal::{line, named, subscript_key, text};
 use super::statements::is_statement;
 use super::tree::Node;
 use super::usage::{push_unique, Path, Root, Step, Store};
@@ -404,21 +404,10 @@ impl<'a> Walker<'a> {
     }
 
     fn augmented(&mut self, node: Node) {
-        let (Some(left), Some(right)) = (
-            node.child_by_field_name("left"),
-            node.child_by_field_name("right"),
-        ) else {
+        let Some((left, op, right)) = exprs::operands(node) else {
             return;
         };
-        let op = node
-            .child_by_field_name("operator")
-            .map_or("", |o| o.kind())
-            .trim_end_matches('=');
-        let lp = self.expr(left);
-        let rp = self.expr(right);
-        let (ll, rl) = (literal(left, self.src), literal(right, self.src));
-        self.arith(lp.as_ref(), op, rl);
-        self.arith(rp.as_ref(), op, ll);
+        self.operation(left, op.trim_end_matches('='), right);
         self.bind(left, Val::Opaque, false);
     }
 
