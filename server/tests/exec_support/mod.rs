@@ -77,3 +77,18 @@ pub fn eventually(secs: u64, mut cond: impl FnMut() -> bool) -> bool {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Run `program`, which starts `sleep` processes that try to outlive it,
+/// check it printed `stdout`, and that none of them survives the run.
+/// Needs root (a dedicated uid to inspect); says so and passes otherwise.
+pub fn assert_no_sleep_survives(program: &str, stdout: &str) {
+    if !is_root() {
+        eprintln!("note: not root: no dedicated uid to inspect");
+        return;
+    }
+    let pool = pool();
+    let uid = pool.worker_uids()[0];
+    let o = run(&pool, program);
+    assert_eq!(o.stdout, stdout, "{o:?}");
+    assert!(eventually(3, || processes_named(uid, "sleep").is_empty()), "a sleep survived the run: {program}");
+}
