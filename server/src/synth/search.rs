@@ -44,15 +44,61 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
         session.set_cancel(Some(flag));
     }
     let first = proposer.initial(&session.ctx);
-    let mut current = match session.attempt(first)? {
+    let current = match session.attempt(first)? {
         Some(a) => a,
         None => unreachable!("the first attempt always runs"),
     };
-    let mut best = current.clone();
     let mut rounds = vec![current.coverage.ratio];
     let mut seen_failures: HashSet<String> = HashSet::from([current.signature()]);
     progress.exploring(0, current.coverage.ratio);
-    // Exploration: greedy refinement with coverage-aware pruning.
+    let mut best = explore(session, proposer, progress, current, &mut seen_failures, &mut rounds)?;
+    // Evolution: variants that cover what the best prefix did not. A variant
+    // that beats the best prefix becomes the best and is evolved further
+    // (hill climbing); every variant that adds statements joins the union.
+    let mut variants: Vec<Attempt> = Vec::new();
+    let executable = best.coverage.executable.clone();
+    let mut union = best.coverage.clone();
+    'climb: while !union.is_full() && session.has_budget() && !progress.cancelled() {
+        let uncovered: Vec<u32> = executable.iter().copied().filter(|l| !best.coverage.covered.contains(l)).collect();
+        for proposal in proposer.variants(&session.ctx, &best, &uncovered) {
+            if !session.has_budget() || progress.cancelled() {
+                break 'climb;
+            }
+            let Some(v) = session.attempt(proposal)? else { continue };
+            let adds = v.coverage.covered.iter().any(|l| !union.covered.contains(l));
+            if adds {
+                union = Coverage::union(executable.clone(), [&union, &v.coverage]);
+                variants.push(v.clone());
+                progress.evolving(variants.len(), union.ratio);
+            }
+            if v.score() > best.score() {
+                // The variant got further: what stops it now is refined too.
+                best = explore(session, proposer, progress, v, &mut seen_failures, &mut rounds)?;
+                continue 'climb;
+            }
+            if union.is_full() {
+                break 'climb;
+            }
+        }
+        break;
+    }
+    variants.retain(|v| v.prefix != best.prefix);
+    Ok(SearchResult { best, variants, union, rounds })
+}
+
+/// Exploration: greedy refinement from `start` with coverage-aware pruning.
+/// A proposal is taken when it scores higher, or scores the same with a
+/// failure not seen before; the best attempt of the chain is returned.
+fn explore(
+    session: &mut Session,
+    proposer: &dyn Proposer,
+    progress: &dyn Progress,
+    start: Attempt,
+    seen_failures: &mut HashSet<String>,
+    rounds: &mut Vec<f64>,
+) -> Result<Attempt, ExecError> {
+    let mut current = start;
+    let mut best = current.clone();
     while session.has_budget() && !progress.cancelled() && !(current.completed() && current.coverage.is_full()) {
         let mut moved = false;
         for proposal in proposer.refine(&session.ctx, &current) {
@@ -77,35 +123,5 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
             break;
         }
     }
-    // Evolution: variants that cover what the best prefix did not. A variant
-    // that beats the best prefix becomes the best and is evolved further
-    // (hill climbing); every variant that adds statements joins the union.
-    let mut variants: Vec<Attempt> = Vec::new();
-    let executable = best.coverage.executable.clone();
-    let mut union = best.coverage.clone();
-    'climb: while !union.is_full() && session.has_budget() && !progress.cancelled() {
-        let uncovered: Vec<u32> = executable.iter().copied().filter(|l| !best.coverage.covered.contains(l)).collect();
-        for proposal in proposer.variants(&session.ctx, &best, &uncovered) {
-            if !session.has_budget() || progress.cancelled() {
-                break 'climb;
-            }
-            let Some(v) = session.attempt(proposal)? else { continue };
-            let adds = v.coverage.covered.iter().any(|l| !union.covered.contains(l));
-            if adds {
-                union = Coverage::union(executable.clone(), [&union, &v.coverage]);
-                variants.push(v.clone());
-                progress.evolving(variants.len(), union.ratio);
-            }
-            if v.score() > best.score() {
-                best = v;
-                continue 'climb;
-            }
-            if union.is_full() {
-                break 'climb;
-            }
-        }
-        break;
-    }
-    variants.retain(|v| v.prefix != best.prefix);
-    Ok(SearchResult { best, variants, union, rounds })
+    Ok(best)
 }
