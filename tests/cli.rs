@@ -279,6 +279,40 @@ fn variants_call_a_function_with_each_type_it_tests_for() {
 }
 
 #[test]
+fn a_variant_passes_a_time_zone_where_one_is_wanted() {
+    let j = fix_checked("tests/fixtures/branches/timezone_argument.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    let passes_utc = |p: &Value| p["suffix"].as_str().unwrap().contains("timezone.utc") && p["prefix"].as_str().unwrap().contains("from datetime import timezone");
+    assert!(passes_utc(&j) || j["variants"].as_array().unwrap().iter().any(passes_utc), "{j}");
+}
+
+#[test]
+fn an_undefined_exception_name_becomes_an_exception_class() {
+    let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
+    assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");
+    // The handler's lines ran: what was raised was caught as the class it names.
+    let union: Vec<u64> = j["union_coverage"]["covered"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
+    assert!(union.contains(&11) && union.contains(&12), "{j}");
+}
+
+#[test]
+fn pandas_column_labels_it_reports_missing_are_added() {
+    // Needs pandas from PyPI through uv; skipped when it could not be installed.
+    let path = repo().join("tests/fixtures/installed/columns_by_label.py");
+    let (_, json) = fix_file(&path, &["--install"]);
+    let j = json.unwrap();
+    if !j["missing_packages"].as_array().unwrap().is_empty() {
+        eprintln!("note: pandas could not be installed ({}), skipping", j["failed_packages"]);
+        return;
+    }
+    assert_contract(&j);
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["coverage"]["ratio"], 1.0, "{j}");
+    assert!(j["prefix"].as_str().unwrap().contains("1: [1, 2, 3], 2: [1, 2, 3]"), "{}", j["prefix"]);
+}
+
+#[test]
 fn the_program_runs_as_main_like_python_would_run_it() {
     // Pickling a function and inspecting sys.modules[__name__] need the
     // program to be the real __main__ module. (shared/bench/measure.py runs

@@ -35,6 +35,9 @@ pub struct Analysis {
     /// Builtins are excluded. `first_line` is that first top-level read; the
     /// usage covers the whole fragment.
     pub used_before_bound: Vec<FreeName>,
+    /// Builtin names read and never bound, with their usage: a fragment
+    /// cut from code that used `dict` or `file` as a variable uses them so.
+    pub builtins_read: Vec<FreeName>,
     /// Every name bound anywhere in the fragment (assignment, def, class,
     /// import, for/with/except targets, walrus, `match` captures;
     /// parameters and comprehension variables excluded).

@@ -81,6 +81,7 @@ pub fn analyze(source: &str) -> Analysis {
         imports: binds.imports.clone(),
         free_names: resolved.free,
         used_before_bound: resolved.used_before_bound,
+        builtins_read: resolved.builtins_read,
         bound_names: binds.names.keys().cloned().collect(),
         assigned: binds.assigned.clone(),
         files: files::file_uses(root, &text, &binds),

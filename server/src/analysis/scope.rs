@@ -12,6 +12,7 @@ use std::collections::HashMap;
 pub(crate) struct Resolved {
     pub free: Vec<FreeName>,
     pub used_before_bound: Vec<FreeName>,
+    pub builtins_read: Vec<FreeName>,
 }
 
 pub(crate) fn resolve(
@@ -21,8 +22,12 @@ pub(crate) fn resolve(
 ) -> Resolved {
     let mut free: Vec<(usize, String, u32)> = Vec::new();
     let mut early: Vec<(usize, String, u32)> = Vec::new();
+    let mut builtins: Vec<(usize, String, u32)> = Vec::new();
     for (name, r) in reads {
         if is_builtin(name) {
+            if !binds.names.contains_key(name) {
+                builtins.push((r.first.0, name.clone(), r.first.1));
+            }
             continue;
         }
         match binds.names.get(name) {
@@ -52,6 +57,7 @@ pub(crate) fn resolve(
     Resolved {
         free: finish(free),
         used_before_bound: finish(early),
+        builtins_read: finish(builtins),
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::infer::{self, camel};
 use super::knowledge::{kinds, well_known_import};
-use super::prefix::{module_of_import, Binding, Candidate, LocalModule, Prefix};
+use super::prefix::{module_of_import, names_bound_by_import, Binding, Candidate, LocalModule, Prefix};
 use super::resources::{directory_for, resource_for};
 use super::session::{Attempt, Context};
 use super::value::{self, Value};
@@ -139,18 +139,17 @@ impl Proposer for Deterministic {
                 }
             }
         }
-        if is("KeyError") && e.message.contains("not in index") {
-            // pandas: "['a', 'b'] not in index": columns to add.
-            let cols: Vec<String> = e.message.split('\'').skip(1).step_by(2).map(str::to_string).collect();
+        let pandas_labels = if is("KeyError") { pandas_missing_labels(&e.message) } else { Vec::new() };
+        if !pandas_labels.is_empty() {
+            // pandas names every missing label at once: add them all.
             for n in &names_on_line {
                 let mut p = base.clone();
                 let b = p.binding_mut(n).unwrap();
-                if cols.iter().fold(false, |acc, c| add_key(b, &KeyLit::Str(c.clone())) || acc) {
+                if pandas_labels.iter().rev().fold(false, |acc, c| add_key(b, c) || acc) {
                     out.push(p);
                 }
             }
-        }
-        if is("KeyError") {
+        } else if is("KeyError") {
             // pandas groupby: KeyError('Column not found: amount').
             let key = match e.message.trim_matches(['\'', '"']).strip_prefix("Column not found: ") {
                 Some(col) => Some(KeyLit::Str(col.to_string())),
@@ -218,6 +217,17 @@ impl Proposer for Deterministic {
         }
         if is("TypeError") {
             out.extend(type_error_fixes(ctx, base, &names_on_line, &e.message));
+        }
+        if (is("TypeError") || is("AttributeError")) && names_a_builtin(&e.message) {
+            // A builtin used as data (`del dict[key]`, `for x in list`): the
+            // fragment was cut from code that bound that name to a value.
+            for f in line.map(|l| identifiers(ctx.line_text(l))).unwrap_or_default().iter().filter_map(|n| builtin_used_as_data(ctx, n)) {
+                if base.binding(&f.name).is_none() {
+                    let mut p = base.clone();
+                    p.bindings.push(binding_for(ctx, f, true));
+                    out.push(p);
+                }
+            }
         }
         if is("ImportError") && !is("ModuleNotFoundError") {
             // `cannot import name 'x' from 'm'` for a module this prefix created.
@@ -322,12 +332,31 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
     let mut out = Vec::new();
     // Driver calls run after the fragment: a value spelled through a module
     // the fragment rebinds (`from datetime import datetime`) cannot be used.
+    // The imports an argument expression needs, added to the prefix of the
+    // variant that uses it.
+    let needs = std::cell::RefCell::new(Vec::<(String, Vec<String>)>::new());
     let arg = |name: &str, usage: &Usage| -> String {
         let v = infer::best(name, usage, 1);
         let mut imports = Vec::new();
         v.imports(&mut imports);
-        let shadowed = imports.iter().filter_map(|i| module_of_import(i)).any(|m| ctx.analysis.bound_names.contains(m.split('.').next().unwrap_or("")));
-        if shadowed { "None".to_string() } else { v.expr() }
+        let shadowed = imports.iter().flat_map(|i| names_bound_by_import(i)).any(|n| ctx.analysis.bound_names.contains(&n));
+        if shadowed {
+            return "None".to_string();
+        }
+        let expr = v.expr();
+        if !imports.is_empty() {
+            needs.borrow_mut().push((expr.clone(), imports));
+        }
+        expr
+    };
+    let call = |callee: &str, args: &[String]| {
+        let mut p = with_driver_call(&best.prefix, callee, args);
+        for (_, imports) in needs.borrow().iter().filter(|(expr, _)| args.contains(expr)) {
+            for stmt in imports {
+                add_import(&mut p, stmt);
+            }
+        }
+        p
     };
     let lines: Vec<&str> = ctx.fragment.lines().collect();
     // Lines of a def's block still uncovered: the body never ran, or a
@@ -351,7 +380,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         let names: Vec<&str> = f.params.iter().map(|x| x.name.as_str()).collect();
         calls.extend(typed_calls(ctx, &lines, f.line, &names, &calls[1]));
         for args in calls {
-            out.push(with_driver_call(&best.prefix, &f.name, &args));
+            out.push(call(&f.name, &args));
         }
     }
     for c in &ctx.analysis.classes {
@@ -365,7 +394,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
             let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
             let typed = typed_calls(ctx, &lines, m.line, &names, &all);
             for args in [required, all].into_iter().chain(typed) {
-                out.push(with_driver_call(&best.prefix, &format!("{instance}.{}", m.name), &args));
+                out.push(call(&format!("{instance}.{}", m.name), &args));
             }
         }
     }
@@ -403,6 +432,15 @@ fn instance_expr(ctx: &Context, name: &str, ty: &str) -> Option<String> {
     let Value::Expr { code, imports } = type_wants::library_value(&format!("{}.{member}", module.module))? else { return None };
     // The table spells it through the conventional alias: only when the fragment uses the same one.
     imports.iter().any(|i| i.ends_with(&format!(" {alias}"))).then_some(code)
+}
+
+/// Bind what `stmt` imports, unless the prefix binds those names already.
+fn add_import(p: &mut Prefix, stmt: &str) {
+    for name in names_bound_by_import(stmt) {
+        if p.binding(&name).is_none() {
+            p.bindings.insert(0, Binding::new(name, vec![Candidate::Import(stmt.to_string())]));
+        }
+    }
 }
 
 /// A copy of `prefix` whose driver also calls `callee(args)`.
@@ -729,6 +767,20 @@ fn usage_of(ctx: &Context, name: &str) -> Usage {
         .unwrap_or_default()
 }
 
+/// Whether an error is about a builtin type or function used as a value.
+fn names_a_builtin(message: &str) -> bool {
+    ["'type' object", "type 'type'", "'builtin_function_or_method' object", "type object '"].iter().any(|m| message.contains(m))
+}
+
+/// A builtin name the fragment reads but never binds, used the way data is
+/// (indexed, iterated, tested for membership), not called.
+fn builtin_used_as_data<'a>(ctx: &'a Context, name: &str) -> Option<&'a FreeName> {
+    let f = ctx.analysis.builtins_read.iter().find(|f| f.name == name)?;
+    let u = &f.usage;
+    let as_data = !u.subscripts.is_empty() || !u.subscript_writes.is_empty() || u.iterated || u.element.is_some() || !u.contains.is_empty() || u.operators.contains("contains");
+    (as_data && u.calls.is_empty()).then_some(f)
+}
+
 fn crate_dist_unknown(module: &str) -> bool {
     crate::knowledge::distribution_for(module).is_none()
 }
@@ -750,7 +802,9 @@ fn local_module(ctx: &Context, module: &str) -> LocalModule {
 /// A member of a created module: classes for capitalised names (taking any
 /// arguments), functions for called names, else a plain value.
 fn member_value(name: &str, called: bool) -> Value {
-    if name.chars().next().is_some_and(char::is_uppercase) {
+    if infer::is_exception_name(name) {
+        infer::best(name, &Usage::default(), 1)
+    } else if name.chars().next().is_some_and(char::is_uppercase) {
         Value::Class { attrs: vec![], methods: vec![("__init__".into(), Value::Function { returns: Box::new(Value::None), is_async: false })] }
     } else if called {
         Value::Function { returns: Box::new(Value::None), is_async: false }
@@ -1004,6 +1058,41 @@ fn parse_literal_key(repr: &str) -> Option<KeyLit> {
     None
 }
 
+/// The labels a pandas KeyError lists: `"['a', 'b'] not in index"` or
+/// `"None of [Index([0, 3], dtype='int64')] are in the [columns]"`.
+fn pandas_missing_labels(message: &str) -> Vec<KeyLit> {
+    let m = message.trim_matches(['\'', '"']);
+    let list = if let Some(rest) = m.strip_prefix("None of [Index([") {
+        rest.split_once(']').map(|(items, _)| items)
+    } else if let Some(head) = m.strip_suffix(" not in index") {
+        head.strip_prefix('[').and_then(|h| h.strip_suffix(']'))
+    } else {
+        None
+    };
+    let Some(list) = list else { return Vec::new() };
+    split_items(list).iter().filter_map(|item| parse_literal_key(item)).collect()
+}
+
+/// Split a printed list's items at the commas outside quotes.
+fn split_items(list: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut start, mut quote) = (0, None);
+    for (i, c) in list.char_indices() {
+        match (c, quote) {
+            ('\'' | '"', None) => quote = Some(c),
+            (q, Some(open)) if q == open => quote = None,
+            (',', None) => {
+                items.push(list[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(list[start..].trim());
+    items.retain(|i| !i.is_empty());
+    items
+}
+
 fn add_key(b: &mut Binding, key: &KeyLit) -> bool {
     let Candidate::Value(v) = b.current_mut() else { return false };
     let k = match key {
@@ -1017,20 +1106,24 @@ fn add_key(b: &mut Binding, key: &KeyLit) -> bool {
             true
         }
         Value::Expr { code, .. } if code.starts_with("pd.DataFrame({") => {
-            if let KeyLit::Str(s) = key {
-                // The placeholder columns go once real ones are known.
-                for default in [", 'A': [3, 4, 5], 'B': [3, 4, 5]", "'A': [3, 4, 5], 'B': [3, 4, 5]"] {
-                    if code.contains(default) {
-                        *code = code.replacen(default, "", 1);
-                        break;
-                    }
-                }
-                let col = format!("{}: [1, 2, 3]", super::value::py_str(s));
-                let sep = if code == "pd.DataFrame({})" { "" } else { ", " };
-                *code = code.replacen("pd.DataFrame({", &format!("pd.DataFrame({{{col}{sep}"), 1);
-                return true;
+            let label = match key {
+                KeyLit::Str(s) => super::value::py_str(s),
+                KeyLit::Int(i) => i.to_string(),
+            };
+            if code.contains(&format!("{{{label}: [")) || code.contains(&format!(", {label}: [")) {
+                return false;
             }
-            false
+            // The placeholder columns go once real ones are known.
+            for default in [", 'A': [3, 4, 5], 'B': [3, 4, 5]", "'A': [3, 4, 5], 'B': [3, 4, 5]"] {
+                if code.contains(default) {
+                    *code = code.replacen(default, "", 1);
+                    break;
+                }
+            }
+            let col = format!("{label}: [1, 2, 3]");
+            let sep = if code == "pd.DataFrame({})" { "" } else { ", " };
+            *code = code.replacen("pd.DataFrame({", &format!("pd.DataFrame({{{col}{sep}"), 1);
+            true
         }
         _ => false,
     }
@@ -1384,6 +1477,15 @@ mod tests {
     #[test]
     fn identifiers_skip_attributes_strings_and_comments() {
         assert_eq!(identifiers("x = obj.attr + y['k'] # z"), vec!["x", "obj", "y"]);
+    }
+
+    #[test]
+    fn pandas_key_errors_list_their_labels() {
+        let labels = pandas_missing_labels("\"None of [Index([0, 3], dtype='int64')] are in the [columns]\"");
+        assert_eq!(labels, vec![KeyLit::Int(0), KeyLit::Int(3)]);
+        let labels = pandas_missing_labels("\"['a, b', 'c'] not in index\"");
+        assert_eq!(labels, vec![KeyLit::Str("a, b".into()), KeyLit::Str("c".into())]);
+        assert!(pandas_missing_labels("'plain'").is_empty());
     }
 
     #[test]

@@ -166,6 +166,10 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         add(&mut scores, if strs { "dict" } else { "list" }, 2);
         add(&mut scores, "str", 1);
     }
+    if is_exception_name(name) {
+        // `raise NotFoundError`, `except NotFoundError:`: only an exception class works.
+        add(&mut scores, "exception", 20);
+    }
     if !u.calls.is_empty() {
         let classy = name.chars().next().is_some_and(char::is_uppercase);
         add(&mut scores, if classy { "class" } else { "function" }, 8);
@@ -221,9 +225,14 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
 fn static_kind(k: &str) -> &'static str {
     const ALL: &[&str] = &[
         "str", "bytes", "list", "dict", "set", "int", "float", "datetime", "date", "file", "ndarray",
-        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine",
+        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception",
     ];
     ALL.iter().find(|a| **a == k).copied().unwrap_or("object")
+}
+
+/// A class name in the convention of exceptions (`NotFoundError`, `TimeoutException`).
+pub fn is_exception_name(name: &str) -> bool {
+    name.chars().next().is_some_and(char::is_uppercase) && ["Error", "Exception"].iter().any(|s| name.len() > s.len() && name.ends_with(s))
 }
 
 /// A kind the name itself suggests, when it suggests one.
@@ -248,6 +257,8 @@ fn name_kind(name: &str) -> &'static str {
         "list"
     } else if has(&["d", "dict", "dic", "mapping", "config", "params", "data"]) {
         "dict"
+    } else if has(&["tz", "tzinfo", "timezone"]) {
+        "tzinfo"
     } else if has(&["date", "dt", "time", "timestamp", "now", "today"]) {
         "datetime"
     } else if has(&["flag", "enabled", "ok", "done", "valid"]) {
@@ -516,6 +527,8 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
         }
         "datetime" => Value::Expr { code: "datetime.datetime(2024, 1, 15, 10, 30)".into(), imports: vec!["import datetime".into()] },
         "date" => Value::Expr { code: "datetime.date(2024, 1, 15)".into(), imports: vec!["import datetime".into()] },
+        // Spelled through its own name: the fragment often rebinds `datetime` to the class.
+        "tzinfo" => Value::Expr { code: "timezone.utc".into(), imports: vec!["from datetime import timezone".into()] },
         "file" => Value::Expr { code: "io.StringIO('first line\\nsecond line\\nthird line\\n')".into(), imports: vec!["import io".into()] },
         "ndarray" => {
             let two_d = u.attrs.get("shape").is_some_and(|s| s.subscripts.iter().any(|(k, _)| matches!(k, Key::Int(1))))
@@ -529,6 +542,7 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
             let ret = u.returns.as_deref().filter(|r| has_evidence(r)).map(|r| part("result", r)).unwrap_or(Value::None);
             Value::Function { returns: Box::new(ret), is_async: kind == "coroutine" }
         }
+        "exception" => Value::Code { source: format!("class {name}(Exception):\n    pass"), imports: vec![] },
         "class" => {
             let inst = u.returns.as_deref().cloned().unwrap_or_default();
             let (attrs, methods) = members(&inst, depth);

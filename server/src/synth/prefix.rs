@@ -238,6 +238,29 @@ impl Prefix {
     }
 }
 
+/// The names an import statement binds: `import a.b` -> `a`,
+/// `import a as c` -> `c`, `from m import x, y as z` -> `x`, `z`.
+pub fn names_bound_by_import(stmt: &str) -> Vec<String> {
+    let stmt = stmt.trim();
+    let list = match stmt.strip_prefix("from ") {
+        Some(rest) => rest.split_once(" import ").map(|(_, l)| l).unwrap_or(""),
+        None => stmt.strip_prefix("import ").unwrap_or(""),
+    };
+    let from = stmt.starts_with("from ");
+    list.trim_matches(['(', ')', ' '])
+        .split(',')
+        .filter_map(|item| {
+            let mut words = item.split_whitespace();
+            let first = words.next()?;
+            Some(match (words.next(), words.next()) {
+                (Some("as"), Some(alias)) => alias.to_string(),
+                _ if from => first.to_string(),
+                _ => first.split('.').next().unwrap_or(first).to_string(),
+            })
+        })
+        .collect()
+}
+
 /// `import a.b as c` -> `a.b`; `from a import b` -> `a`.
 pub fn module_of_import(stmt: &str) -> Option<String> {
     let mut words = stmt.split_whitespace();
@@ -250,6 +273,14 @@ pub fn module_of_import(stmt: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_bound_by_imports() {
+        assert_eq!(names_bound_by_import("import os.path"), ["os"]);
+        assert_eq!(names_bound_by_import("import numpy as np, sys"), ["np", "sys"]);
+        assert_eq!(names_bound_by_import("from datetime import timezone"), ["timezone"]);
+        assert_eq!(names_bound_by_import("from a.b import (c, d as e)"), ["c", "e"]);
+    }
 
     #[test]
     fn renders_imports_then_definitions() {

@@ -99,6 +99,7 @@ impl Value {
             Value::Function { .. } => "function",
             Value::Class { .. } => "class",
             Value::Derived { .. } => "object",
+            Value::Code { source, .. } if source.starts_with("class ") => "class",
             Value::Code { .. } => "stand-in",
             Value::Raises(_) => "function",
             Value::Anything => "placeholder",
