@@ -31,6 +31,7 @@ mod usage;
 mod walker;
 
 pub use facts::*;
+pub(crate) use builtins::is_builtin;
 
 use std::collections::HashSet;
 

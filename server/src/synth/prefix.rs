@@ -167,16 +167,18 @@ impl Prefix {
                 v.uniquify_classes(&mut classes);
             }
         }
+        let mut named_defs: Vec<(&str, String)> = Vec::new();
         for (b, current) in self.bindings.iter().zip(&values) {
             match current {
                 Candidate::Import(stmt) => imports.push(stmt.clone()),
                 Candidate::Value(v) => {
                     v.imports(&mut imports);
                     anything |= v.uses_anything();
-                    defs.push(v.definition(&b.name));
+                    named_defs.push((&b.name, v.definition(&b.name)));
                 }
             }
         }
+        defs.extend(in_dependency_order(named_defs));
         imports.sort_by_key(|i| (i.starts_with("from "), i.clone()));
         imports.dedup();
         let mut out = String::new();
@@ -238,6 +240,37 @@ impl Prefix {
     }
 }
 
+/// Definitions in binding order, except that one naming another defined
+/// later (`class E(RoutingException)`) moves after it. Stable; a cycle
+/// keeps its order.
+fn in_dependency_order(defs: Vec<(&str, String)>) -> Vec<String> {
+    let names: Vec<&str> = defs.iter().map(|(n, _)| *n).collect();
+    let deps: Vec<Vec<usize>> = defs
+        .iter()
+        .map(|(own, text)| {
+            let used: Vec<String> = text.lines().flat_map(super::deterministic::identifiers).collect();
+            // A class the definition makes for itself is not a dependency.
+            let own_classes: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("class ")).map(|l| l.split([':', '(']).next().unwrap_or("")).collect();
+            names
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| *n != own && !own_classes.contains(n) && used.iter().any(|u| u == *n))
+                .map(|(j, _)| j)
+                .collect()
+        })
+        .collect();
+    let mut done = vec![false; defs.len()];
+    let mut order = Vec::new();
+    while order.len() < defs.len() {
+        let ready = (0..defs.len()).find(|&i| !done[i] && deps[i].iter().all(|&j| done[j]));
+        let next = ready.unwrap_or_else(|| (0..defs.len()).find(|&i| !done[i]).unwrap());
+        done[next] = true;
+        order.push(next);
+    }
+    let mut defs: Vec<Option<String>> = defs.into_iter().map(|(_, d)| Some(d)).collect();
+    order.into_iter().filter_map(|i| defs[i].take()).collect()
+}
+
 /// The names an import statement binds: `import a.b` -> `a`,
 /// `import a as c` -> `c`, `from m import x, y as z` -> `x`, `z`.
 pub fn names_bound_by_import(stmt: &str) -> Vec<String> {
@@ -273,6 +306,13 @@ pub fn module_of_import(stmt: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_definition_follows_the_ones_it_names() {
+        let defs = vec![("e", "class E(Failure):\n    pass\n\n\ne = E()".to_string()), ("n", "n = 3".to_string()), ("Failure", "class Failure(Exception):\n    pass".to_string())];
+        let order = in_dependency_order(defs);
+        assert!(order[0].starts_with("n = 3") && order[1].starts_with("class Failure") && order[2].starts_with("class E"), "{order:?}");
+    }
 
     #[test]
     fn names_bound_by_imports() {

@@ -294,6 +294,9 @@ impl Value {
             // are referred to by the binding's name.
             Value::Object { class, .. } => format!("{}()", class_ident(class)),
             Value::Derived { class, value, .. } => format!("{class}({})", value.expr()),
+            // A function held by another value (a method's result that is
+            // called in turn): a lambda, so it needs no name of its own.
+            Value::Function { returns, is_async: false } => format!("lambda *args, **kwargs: {}", returns.expr()),
             Value::Function { .. } | Value::Class { .. } | Value::Code { .. } | Value::Raises(_) => "None".into(),
         }
     }
