@@ -288,6 +288,15 @@ fn a_variant_passes_a_time_zone_where_one_is_wanted() {
 }
 
 #[test]
+fn variants_take_each_early_return_a_member_decides() {
+    let j = fix_checked("tests/fixtures/branches/members_decide_returns.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    // `isinstance(signal, RedirectSignal)` is taken by an instance of a subclass.
+    assert!(some_variant_has(&j, "prefix", "class Signal(RedirectSignal):"), "{j}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

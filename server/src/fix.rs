@@ -55,7 +55,7 @@ pub struct FixOptions {
 
 impl Default for FixOptions {
     fn default() -> Self {
-        FixOptions { lines: None, install: false, budget: Duration::from_secs(20), max_runs: 60 }
+        FixOptions { lines: None, install: false, budget: Duration::from_secs(20), max_runs: 100 }
     }
 }
 

@@ -305,7 +305,9 @@ impl Proposer for Deterministic {
             if !in_play {
                 continue;
             }
-            let br_condition = condition;
+            // What names in the condition were assigned from tells which
+            // members of a prefix value decide it (`h = self.find(e)`; `if h is None`).
+            let br_condition = &with_assignments(ctx, *line, condition);
             out.extend(membership_variants(ctx, best, *line));
             out.extend(equality_variants(ctx, best, condition));
             let mut names = gnames.clone();
@@ -452,6 +454,19 @@ fn with_driver_call(prefix: &Prefix, callee: &str, args: &[String]) -> Prefix {
     p.driver.retain(|d| !d.starts_with(&head));
     p.driver.push(format!("{callee}({})", args.join(", ")));
     p
+}
+
+/// `condition` followed by the lines before `line` that assign the names it reads.
+fn with_assignments(ctx: &Context, line: u32, condition: &str) -> String {
+    let names = identifiers(condition);
+    let mut text = condition.to_string();
+    for (l, assigned) in ctx.analysis.assigned.range(..line) {
+        if assigned.iter().any(|n| names.contains(n)) {
+            text.push('\n');
+            text.push_str(ctx.line_text(*l).trim());
+        }
+    }
+    text
 }
 
 /// Collections and strings that refer to the keys of a dict the prefix
@@ -1442,6 +1457,37 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         Value::List(_) => vec![Value::List(vec![])],
         Value::Dict(_) => vec![Value::Dict(vec![])],
         Value::None => vec![Value::Int(1)],
+        // The members the condition reads decide (`obj.code is None`,
+        // `obj.ready()`): the same alternatives for each of them.
+        Value::Object { class, attrs, methods } => {
+            let mut a = vec![Value::None];
+            // An instance of the class an `isinstance` test names.
+            if !class.contains('(') {
+                for (_, types) in isinstance_calls(condition).into_iter().filter(|(path, _)| *path == b.name) {
+                    for ty in types.iter().filter(|t| !crate::analysis::is_builtin(t)) {
+                        a.push(Value::Object { class: format!("{class}({ty})"), attrs: attrs.clone(), methods: methods.clone() });
+                    }
+                }
+            }
+            let mentioned = |m: &str| condition.contains(&format!("{}.{m}", b.name));
+            for (i, (m, mv)) in attrs.iter().enumerate().filter(|(_, (m, _))| mentioned(m)) {
+                let inner = Binding::new(format!("{}.{m}", b.name), vec![Candidate::Value(mv.clone())]);
+                for alt in alternatives(&inner, condition) {
+                    let mut attrs = attrs.clone();
+                    attrs[i].1 = alt;
+                    a.push(Value::Object { class: class.clone(), attrs, methods: methods.clone() });
+                }
+            }
+            for (i, (m, mv)) in methods.iter().enumerate().filter(|(_, (m, _))| mentioned(m)) {
+                let inner = Binding::new(format!("{}.{m}", b.name), vec![Candidate::Value(mv.clone())]);
+                for alt in alternatives(&inner, condition) {
+                    let mut methods = methods.clone();
+                    methods[i].1 = alt;
+                    a.push(Value::Object { class: class.clone(), attrs: attrs.clone(), methods });
+                }
+            }
+            a
+        }
         // A function's result decides: the same alternatives for what it returns.
         Value::Function { returns, is_async } => {
             let inner = Binding::new(b.name.clone(), vec![Candidate::Value((**returns).clone())]);
@@ -1460,6 +1506,9 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         _ => vec![Value::None],
     };
     alts.extend(others);
+    if condition.contains("None") && !matches!(v, Value::Function { .. }) {
+        alts.push(Value::None);
+    }
     alts.retain(|a| a != v);
     let mut unique: Vec<Value> = Vec::new();
     for a in alts {

@@ -65,15 +65,26 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
                 break 'climb;
             }
             let Some(v) = session.attempt(proposal)? else { continue };
-            let adds = v.coverage.covered.iter().any(|l| !union.covered.contains(l));
-            if adds {
-                union = Coverage::union(executable.clone(), [&union, &v.coverage]);
-                variants.push(v.clone());
-                progress.evolving(variants.len(), union.ratio);
+            let mut found = vec![v];
+            let new_lines = |a: &Attempt, union: &Coverage| a.coverage.covered.iter().any(|l| !union.covered.contains(l));
+            if found[0].outcome.exception.is_some() && found[0].score() <= best.score() && new_lines(&found[0], &union) {
+                // It went somewhere new and stopped there: refine that too.
+                let refined = explore(session, proposer, progress, found[0].clone(), &mut seen_failures, &mut rounds)?;
+                if refined.prefix != found[0].prefix {
+                    found.push(refined);
+                }
             }
-            if v.score() > best.score() {
+            for v in &found {
+                if new_lines(v, &union) {
+                    union = Coverage::union(executable.clone(), [&union, &v.coverage]);
+                    variants.push(v.clone());
+                    progress.evolving(variants.len(), union.ratio);
+                }
+            }
+            let top = found.into_iter().max_by_key(Attempt::score).unwrap();
+            if top.score() > best.score() {
                 // The variant got further: what stops it now is refined too.
-                best = explore(session, proposer, progress, v, &mut seen_failures, &mut rounds)?;
+                best = explore(session, proposer, progress, top, &mut seen_failures, &mut rounds)?;
                 continue 'climb;
             }
             if union.is_full() {
