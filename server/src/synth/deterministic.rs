@@ -4,7 +4,7 @@
 //! branches.
 
 use super::infer::{self, camel};
-use super::knowledge::{kinds, well_known_import};
+use super::knowledge::{self, kinds, well_known_import};
 use super::prefix::{module_of_import, names_bound_by_import, Binding, Candidate, LocalModule, Prefix};
 use super::resources::{directory_for, resource_for};
 use super::session::{Attempt, Context};
@@ -351,8 +351,11 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         }
         expr
     };
+    // Earlier calls stay when the run completed: they did not raise, and
+    // calls with different values take different branches in one run.
+    let keep_earlier = best.completed();
     let call = |callee: &str, args: &[String]| {
-        let mut p = with_driver_call(&best.prefix, callee, args);
+        let mut p = with_driver_call(&best.prefix, callee, args, keep_earlier);
         for (_, imports) in needs.borrow().iter().filter(|(expr, _)| args.contains(expr)) {
             for stmt in imports {
                 add_import(&mut p, stmt);
@@ -371,9 +374,13 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         let required: Vec<String> = f.params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage)).collect();
         let all: Vec<String> = f.params.iter().map(|x| arg(&x.name, &x.usage)).collect();
         let mut calls = vec![required.clone(), all];
-        // Edge values for one argument at a time: guards like `if not s:`.
+        // Edge values for one argument at a time: guards like `if not s:`,
+        // `if os.path.exists(p):`.
+        let required_params: Vec<_> = f.params.iter().filter(|x| !x.has_default).collect();
         for i in 0..required.len() {
-            for edge in ["None", "''", "0"] {
+            let path = required_params[i].usage.passed_to.iter().any(|a| knowledge::argument_kind(&a.callee, a.position, a.keyword.as_deref()) == Some("path"));
+            let fresh = path.then_some("'not_there_yet.txt'");
+            for edge in ["None", "''", "0"].into_iter().chain(fresh) {
                 let mut args = required.clone();
                 args[i] = edge.to_string();
                 calls.push(args);
@@ -445,14 +452,19 @@ fn add_import(p: &mut Prefix, stmt: &str) {
     }
 }
 
-/// A copy of `prefix` whose driver also calls `callee(args)`.
-/// A call of the same callee already there is replaced: one that raised
-/// would stop the program before the new one runs.
-fn with_driver_call(prefix: &Prefix, callee: &str, args: &[String]) -> Prefix {
+/// A copy of `prefix` whose driver also calls `callee(args)`. A call of the
+/// same callee already there is replaced unless `keep_earlier`: one that
+/// raised would stop the program before the new one runs.
+fn with_driver_call(prefix: &Prefix, callee: &str, args: &[String], keep_earlier: bool) -> Prefix {
     let mut p = prefix.clone();
     let head = format!("{callee}(");
-    p.driver.retain(|d| !d.starts_with(&head));
-    p.driver.push(format!("{callee}({})", args.join(", ")));
+    if !keep_earlier {
+        p.driver.retain(|d| !d.starts_with(&head));
+    }
+    let call = format!("{callee}({})", args.join(", "));
+    if !p.driver.contains(&call) {
+        p.driver.push(call);
+    }
     p
 }
 
