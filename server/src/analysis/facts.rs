@@ -147,6 +147,9 @@ pub struct Usage {
     /// unary operators, `in`/`not in` on the element side and `contains` on
     /// the container side of membership tests with a non-literal other side.
     pub operators: BTreeSet<String>,
+    /// Dotted names it is compared equal or unequal to (`tok.type ==
+    /// token.LPAR`): constants of a module or class the value should be.
+    pub equals: Vec<String>,
     /// Used as a condition (`if x`, `while x`, `not x`, `and`/`or` operand).
     pub truth_tested: bool,
     /// `len(x)`, `x in y` (as container: `contains`), `with x`, `await x`.

@@ -137,6 +137,19 @@ fn int_value(t: &str) -> Option<i64> {
 /// A constant expression as a [`Literal`]: numbers (with unary minus),
 /// plain strings, `True`/`False`/`None`; displays of constants, bytes,
 /// complex numbers and `...` become `Other(source text)`.
+/// A dotted name that reads a constant (`token.LPAR`, `Color.RED`): an
+/// attribute chain on a plain name, with a last part that is not a call.
+pub(crate) fn dotted_constant(node: Node, src: &str) -> Option<String> {
+    let node = unparen(node);
+    if node.kind() != "attribute" {
+        return None;
+    }
+    let t = text(node, src);
+    let parts: Vec<&str> = t.split('.').collect();
+    let ident = |p: &str| p.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && p.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (parts.len() >= 2 && parts.iter().all(|p| ident(p)) && parts[0] != "self").then(|| t.to_string())
+}
+
 pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
     let node = unparen(node);
     let t = capped(text(node, src));

@@ -74,7 +74,7 @@ pub fn analyze(source: &str) -> Analysis {
         })
         .collect();
 
-    Analysis {
+    let mut analysis = Analysis {
         syntax_errors: syntax::syntax_errors(root, &text, common_indent),
         wrap,
         common_indent,
@@ -89,5 +89,28 @@ pub fn analyze(source: &str) -> Analysis {
         functions,
         classes,
         branches,
+    };
+    keep_reachable_constants(&mut analysis);
+    analysis
+}
+
+/// A value compared with `token.LPAR` can be that constant only where a
+/// prefix can spell it: through a name the prefix defines (a free name),
+/// not a local of the fragment or a module the fragment imports later.
+fn keep_reachable_constants(a: &mut Analysis) {
+    let free: HashSet<String> = a.free_names.iter().map(|f| f.name.clone()).collect();
+    fn prune(u: &mut Usage, free: &HashSet<String>) {
+        u.equals.retain(|c| c.split('.').next().is_some_and(|root| free.contains(root)));
+        u.attrs.values_mut().for_each(|x| prune(x, free));
+        u.subscripts.iter_mut().for_each(|(_, x)| prune(x, free));
+        u.unpacked_items.iter_mut().for_each(|x| prune(x, free));
+        for x in [u.returns.as_deref_mut(), u.element.as_deref_mut()].into_iter().flatten() {
+            prune(x, free);
+        }
+    }
+    let params = a.functions.iter_mut().chain(a.classes.iter_mut().flat_map(|c| c.methods.iter_mut())).flat_map(|f| f.params.iter_mut()).map(|p| &mut p.usage);
+    let names = a.free_names.iter_mut().chain(&mut a.used_before_bound).chain(&mut a.builtins_read).map(|f| &mut f.usage);
+    for u in params.chain(names) {
+        prune(u, &free);
     }
 }

@@ -31,6 +31,11 @@ pub fn best(name: &str, usage: &Usage, depth: usize) -> Value {
     if depth > MAX_DEPTH {
         return Value::Int(1);
     }
+    let plain = usage.attrs.is_empty() && usage.calls.is_empty() && usage.subscripts.is_empty() && !usage.iterated;
+    if let (Some(constant), true) = (usage.equals.first(), plain) {
+        // Compared with a constant (`tok.type == token.LPAR`): be that constant.
+        return Value::Expr { code: constant.clone(), imports: vec![] };
+    }
     let kind = rank_kinds(name, usage).into_iter().next().unwrap_or("int");
     build(kind, name, usage, depth)
 }
@@ -165,6 +170,10 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         let strs = u.contains.iter().any(|l| matches!(l, Literal::Str(_)));
         add(&mut scores, if strs { "dict" } else { "list" }, 2);
         add(&mut scores, "str", 1);
+    }
+    if ["__name__", "__qualname__", "__mro__", "__subclasses__"].iter().any(|a| u.attrs.contains_key(*a)) {
+        // Only classes (and functions) have these.
+        add(&mut scores, "class", 6);
     }
     if is_exception_name(name) {
         // `raise NotFoundError`, `except NotFoundError:`: only an exception class works.
@@ -436,6 +445,7 @@ fn merge_into(into: &mut Usage, from: &Usage) {
     into.compared.extend(from.compared.iter().cloned());
     into.arithmetic.extend(from.arithmetic.iter().cloned());
     into.operators.extend(from.operators.iter().cloned());
+    into.equals.extend(from.equals.iter().cloned());
     into.passed_to.extend(from.passed_to.iter().cloned());
     into.truth_tested |= from.truth_tested;
     into.len |= from.len;
@@ -510,17 +520,18 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
             }
             if items.is_empty() {
                 // `for k, v in d.items()` and friends tell the value shape.
-                let value_usage = u
-                    .attrs
-                    .get("items")
-                    .and_then(|a| a.returns.as_deref())
-                    .and_then(|r| r.element.as_deref())
+                let pair = u.attrs.get("items").and_then(|a| a.returns.as_deref()).and_then(|r| r.element.as_deref());
+                let key_usage = pair.and_then(|e| e.unpacked_items.first()).or_else(|| u.element.as_deref()).cloned().unwrap_or_default();
+                let value_usage = pair
                     .and_then(|e| e.unpacked_items.get(1).cloned())
                     .or_else(|| u.attrs.get("values").and_then(|a| a.returns.as_deref()).and_then(|r| r.element.as_deref()).cloned())
                     .unwrap_or_default();
                 let v = if has_evidence(&value_usage) { part("value", &value_usage) } else { Value::Int(1) };
-                for (i, k) in ["a", "b", "c"].iter().enumerate() {
-                    items.push((Value::Str((*k).into()), vary(&v, i)));
+                // Keys used as classes (`k.__name__`, `issubclass(k, ...)`): real ones.
+                let class_keys = has_evidence(&key_usage) && rank_kinds("", &key_usage).first() == Some(&"class");
+                let keys = if class_keys { ["int", "str", "float"].map(|t| Value::Expr { code: t.into(), imports: vec![] }) } else { ["a", "b", "c"].map(|k| Value::Str(k.into())) };
+                for (i, k) in keys.into_iter().enumerate() {
+                    items.push((k, vary(&v, i)));
                 }
             }
             Value::Dict(items)

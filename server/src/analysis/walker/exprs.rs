@@ -6,7 +6,7 @@ use super::{fields, split_as, Scope, ScopeKind, Val, Walker, MAX_DEPTH};
 use crate::analysis::builtins::is_builtin;
 use crate::analysis::defs::param_syntax;
 use crate::analysis::facts::{ArgUse, CallShape, Literal};
-use crate::analysis::literal::{is_plain_str, literal, named, subscript_key, text, unparen};
+use crate::analysis::literal::{dotted_constant, is_plain_str, literal, named, subscript_key, text, unparen};
 use crate::analysis::tree::Node;
 use crate::analysis::usage::{push_unique, record_arg, record_call, record_literal_op, Path, Step};
 use std::collections::HashMap;
@@ -305,10 +305,19 @@ impl<'a> Walker<'a> {
             .collect();
         let paths: Vec<Option<Path>> = operands.iter().map(|o| self.expr(*o)).collect();
         let lits: Vec<Option<Literal>> = operands.iter().map(|o| literal(*o, self.src)).collect();
+        let dotted: Vec<Option<String>> = operands.iter().map(|o| dotted_constant(*o, self.src)).collect();
         for (i, op) in ops.iter().enumerate() {
             let (l, r) = (i, i + 1);
             if r >= operands.len() {
                 break;
+            }
+            if op == "==" || op == "!=" {
+                for (side, other) in [(l, r), (r, l)] {
+                    if let (Some(p), Some(constant)) = (&paths[side], &dotted[other]) {
+                        let constant = constant.clone();
+                        self.store.with(Some(p), |u| push_unique(&mut u.equals, constant));
+                    }
+                }
             }
             let membership = op == "in" || op == "not in";
             if let Some(lp) = &paths[l] {
