@@ -135,6 +135,16 @@ mod tests {
     }
 
     #[test]
+    fn builtins_read_keep_their_usage_unless_bound() {
+        let a = analyze("del dict[key]\nfor x in list: pass\nlen(x)\n");
+        let names: Vec<&str> = a.builtins_read.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["dict", "list", "len"]);
+        assert_eq!(a.builtins_read[0].usage.subscripts.len(), 1);
+        assert!(a.builtins_read[1].usage.iterated);
+        assert!(analyze("dict = {}\ndict['a']\n").builtins_read.is_empty());
+    }
+
+    #[test]
     fn function_body_fragments() {
         let a = analyze("self.x = cls.y\nreturn param\n");
         assert_eq!(

@@ -689,6 +689,18 @@ mod tests {
     }
 
     #[test]
+    pub(super) fn comparisons_with_dotted_constants() {
+        let a = crate::analysis::analyze("if tok.type == token.LPAR and token.RPAR != tok.type: pass\nif x == y.z: pass\n");
+        let tok = &a.free_names.iter().find(|f| f.name == "tok").unwrap().usage;
+        assert_eq!(tok.attrs["type"].equals, vec!["token.LPAR".to_string(), "token.RPAR".to_string()]);
+        // `y` is free too, but `self.a` or a local's attribute would not be kept.
+        let x = &a.free_names.iter().find(|f| f.name == "x").unwrap().usage;
+        assert_eq!(x.equals, vec!["y.z".to_string()]);
+        let local = crate::analysis::analyze("obj = make()\nif tok.kind == obj.KIND: pass\n");
+        assert!(local.free_names.iter().find(|f| f.name == "tok").unwrap().usage.attrs["kind"].equals.is_empty());
+    }
+
+    #[test]
     pub(super) fn truth_len_contains_with_await() {
         for src in [
             "if x: pass\n",
