@@ -1430,6 +1430,23 @@ fn with_candidate(prefix: &Prefix, name: &str, value: Value) -> Prefix {
 }
 
 /// Other values of a binding that may take a branch the other way.
+/// The empty or zero value of the same type, where there is one.
+fn falsy(v: &Value) -> Option<Value> {
+    Some(match v {
+        Value::Int(_) => Value::Int(0),
+        Value::Float(_) => Value::Float(0.0),
+        Value::Str(_) => Value::Str(String::new()),
+        Value::Bytes(_) => Value::Bytes(String::new()),
+        Value::Bool(_) => Value::Bool(false),
+        Value::List(_) => Value::List(vec![]),
+        Value::Tuple(_) => Value::Tuple(vec![]),
+        Value::Set(_) => Value::Set(vec![]),
+        Value::Dict(_) => Value::Dict(vec![]),
+        Value::Object { .. } => Value::None,
+        _ => return None,
+    })
+}
+
 fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
     let mut lits: Vec<Literal> = Vec::new();
     for tok in condition.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-' || c == '\'' || c == '"' || c == '_')) {
@@ -1466,8 +1483,25 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
             a.push(Value::Str("42".into()));
             a
         }
-        Value::List(_) => vec![Value::List(vec![])],
-        Value::Dict(_) => vec![Value::Dict(vec![])],
+        // Empty, or one empty item among full ones (`if not x: continue`).
+        Value::List(items) => {
+            let mut a = vec![Value::List(vec![])];
+            if let (true, Some(f)) = (items.len() >= 2, items.last().and_then(falsy)) {
+                let mut with = items.clone();
+                *with.last_mut().unwrap() = f;
+                a.push(Value::List(with));
+            }
+            a
+        }
+        Value::Dict(kv) => {
+            let mut a = vec![Value::Dict(vec![])];
+            if let (true, Some(f)) = (kv.len() >= 2, kv.last().and_then(|(_, v)| falsy(v))) {
+                let mut with = kv.clone();
+                with.last_mut().unwrap().1 = f;
+                a.push(Value::Dict(with));
+            }
+            a
+        }
         Value::None => vec![Value::Int(1)],
         // The members the condition reads decide (`obj.code is None`,
         // `obj.ready()`): the same alternatives for each of them.
