@@ -10,7 +10,7 @@ use super::knowledge::{argument_kind, kind_attrs, kinds};
 use super::value::Value;
 use crate::analysis::{Key, Literal, Usage};
 
-const MAX_DEPTH: usize = 4;
+const MAX_DEPTH: usize = 6;
 
 /// Ranked candidate values for a name used as `usage` (best first, the
 /// placeholder last). Never empty.
@@ -374,6 +374,12 @@ fn int_for(name: &str, u: &Usage) -> i64 {
 
 /// Singular form of a plural name, for the elements of a collection.
 pub fn singular(name: &str) -> String {
+    // What a method lists is its object: `list_templates` -> `template`.
+    const VERBS: &[&str] = &["get", "list", "iter", "find", "load", "fetch", "read", "all", "collect", "make", "build"];
+    let name = match name.split_once('_') {
+        Some((verb, rest)) if VERBS.contains(&verb) && !rest.is_empty() => rest,
+        _ => name,
+    };
     if let Some(s) = name.strip_suffix("ies") {
         format!("{s}y")
     } else if let Some(s) = name.strip_suffix('s').filter(|s| s.len() > 1 && !s.ends_with('s')) {
