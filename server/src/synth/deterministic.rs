@@ -337,13 +337,23 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
     // The imports an argument expression needs, added to the prefix of the
     // variant that uses it.
     let needs = std::cell::RefCell::new(Vec::<(String, Vec<String>)>::new());
-    let arg = |name: &str, usage: &Usage| -> String {
+    // Arguments that need a definition (an object's class, a callback) get
+    // a binding of their own, `{param}_{callee}`, added with the call.
+    let defined = std::cell::RefCell::new(Vec::<Binding>::new());
+    let arg = |name: &str, usage: &Usage, callee: &str| -> String {
         let v = infer::best(name, usage, 1);
         let mut imports = Vec::new();
         v.imports(&mut imports);
         let shadowed = imports.iter().flat_map(|i| names_bound_by_import(i)).any(|n| ctx.analysis.bound_names.contains(&n));
         if shadowed {
             return "None".to_string();
+        }
+        if v.needs_definition() {
+            let own = format!("{name}_{}", callee.to_lowercase());
+            if !defined.borrow().iter().any(|b| b.name == own) {
+                defined.borrow_mut().push(Binding::new(own.clone(), vec![Candidate::Value(v)]));
+            }
+            return own;
         }
         let expr = v.expr();
         if !imports.is_empty() {
@@ -361,6 +371,11 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
                 add_import(&mut p, stmt);
             }
         }
+        for b in defined.borrow().iter().filter(|b| args.contains(&b.name)) {
+            if p.binding(&b.name).is_none() && !ctx.analysis.bound_names.contains(&b.name) {
+                p.bindings.push(b.clone());
+            }
+        }
         p
     };
     let lines: Vec<&str> = ctx.fragment.lines().collect();
@@ -370,13 +385,15 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         let (a, b) = block_span(&lines, line as usize - 1);
         uncovered.iter().any(|&u| u as usize > a && u as usize <= b + 1)
     };
-    for f in ctx.analysis.functions.iter().filter(|f| block_uncovered(f.line) && f.params.iter().all(|p| p.star.is_empty())) {
-        let required: Vec<String> = f.params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage)).collect();
-        let all: Vec<String> = f.params.iter().map(|x| arg(&x.name, &x.usage)).collect();
+    for f in ctx.analysis.functions.iter().filter(|f| block_uncovered(f.line)) {
+        // `*args` and `**kwargs` may stay empty.
+        let params: Vec<_> = f.params.iter().filter(|x| x.star.is_empty()).collect();
+        let required_params: Vec<_> = params.iter().filter(|x| !x.has_default).collect();
+        let required: Vec<String> = required_params.iter().map(|x| arg(&x.name, &x.usage, &f.name)).collect();
+        let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage, &f.name)).collect();
         let mut calls = vec![required.clone(), all];
         // Edge values for one argument at a time: guards like `if not s:`,
         // `if os.path.exists(p):`.
-        let required_params: Vec<_> = f.params.iter().filter(|x| !x.has_default).collect();
         for i in 0..required.len() {
             let path = required_params[i].usage.passed_to.iter().any(|a| knowledge::argument_kind(&a.callee, a.position, a.keyword.as_deref()) == Some("path"));
             let fresh = path.then_some("'not_there_yet.txt'");
@@ -386,7 +403,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
                 calls.push(args);
             }
         }
-        let names: Vec<&str> = f.params.iter().map(|x| x.name.as_str()).collect();
+        let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
         calls.extend(typed_calls(ctx, &lines, f.line, &names, &calls[1]));
         for args in calls {
             out.push(call(&f.name, &args));
@@ -398,8 +415,8 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         let instance = if init_args == 0 { format!("{}()", c.name) } else { format!("{}.__new__({})", c.name, c.name) };
         for m in c.methods.iter().filter(|m| block_uncovered(m.line) && !m.name.starts_with("__")) {
             let params: Vec<_> = m.params.iter().skip(1).filter(|x| x.star.is_empty()).collect();
-            let required: Vec<String> = params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage)).collect();
-            let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage)).collect();
+            let required: Vec<String> = params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage, &m.name)).collect();
+            let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage, &m.name)).collect();
             let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
             let typed = typed_calls(ctx, &lines, m.line, &names, &all);
             for args in [required, all].into_iter().chain(typed) {

@@ -260,7 +260,7 @@ fn name_kind(name: &str) -> &'static str {
         "dataframe"
     } else if has(&["n", "i", "j", "k", "x", "y", "num", "count", "size", "length", "idx", "index", "total", "age", "year", "port"]) {
         "int"
-    } else if has(&["s", "str", "text", "string", "name", "line", "word", "msg", "message", "url", "path", "file", "filename", "key", "title", "label", "sentence", "word"]) {
+    } else if n.ends_with("string") || n.ends_with("text") || has(&["s", "str", "text", "string", "name", "line", "word", "msg", "message", "url", "path", "file", "filename", "key", "title", "label", "sentence", "word"]) {
         "str"
     } else if n.ends_with('s') && n.len() > 2 || has(&["lst", "arr", "array", "items", "list"]) {
         "list"

@@ -145,6 +145,10 @@ mod tests {
         assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("str"), vec!["dict".to_string()]));
         let w = read("unsupported operand type(s) for +: 'NoneType' and 'datetime.timedelta'").unwrap();
         assert_eq!(kinds(&w), ["datetime"]);
+        let w = read("unsupported operand type(s) for +: 'int' and 'str'").unwrap();
+        assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("int"), vec!["str".to_string()]));
+        let w = read("unsupported operand type(s) for +=: 'list' and 'NoneType'").unwrap();
+        assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("NoneType"), vec!["list".to_string()]));
         let w = read("expected string or bytes-like object, got '_Anything'").unwrap();
         assert_eq!(w.bad.as_deref(), Some("_Anything"));
     }
@@ -152,7 +156,7 @@ mod tests {
     #[test]
     fn messages_without_a_wanted_type_say_nothing() {
         assert_eq!(read("must be str or None, not module").map(|w| w.bad), Some(Some("module".into())));
-        assert!(read("unsupported operand type(s) for +: 'int' and 'list'").is_none());
+        assert!(read("unsupported operand type(s) for -: 'str' and 'int'").is_none());
         assert!(read("Object of type str is not JSON serializable").is_none());
         assert!(read("DataFrame.pivot() takes 1 positional argument but 4 were given").is_none());
     }
