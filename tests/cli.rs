@@ -306,19 +306,25 @@ fn an_undefined_exception_name_becomes_an_exception_class() {
 }
 
 #[test]
-fn pandas_column_labels_it_reports_missing_are_added() {
-    // Needs pandas from PyPI through uv; skipped when it could not be installed.
-    let path = repo().join("tests/fixtures/installed/columns_by_label.py");
-    let (_, json) = fix_file(&path, &["--install"]);
-    let j = json.unwrap();
-    if !j["missing_packages"].as_array().unwrap().is_empty() {
-        eprintln!("note: pandas could not be installed ({}), skipping", j["failed_packages"]);
-        return;
+fn installed_fixture_classes_reach_full_coverage() {
+    // Failure classes of library values (pandas); they need the packages
+    // from PyPI through uv, so a fixture is skipped when they could not be installed.
+    let dir = repo().join("tests/fixtures/installed");
+    let mut failures = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let (_, json) = fix_file(&path, &["--install"]);
+        let j = json.unwrap();
+        if !j["missing_packages"].as_array().unwrap().is_empty() {
+            eprintln!("note: {} skipped, packages not installed ({})", path.display(), j["failed_packages"]);
+            continue;
+        }
+        assert_contract(&j);
+        if j["status"] != "completed" || j["coverage"]["ratio"] != 1.0 || j["names"].as_array().unwrap().iter().any(|n| n["stub"] == true) {
+            failures.push(format!("{}: {} {} {}\n{}", path.display(), j["status"], j["coverage"]["ratio"], j["error"], j["prefix"].as_str().unwrap_or("")));
+        }
     }
-    assert_contract(&j);
-    assert_eq!(j["status"], "completed", "{j}");
-    assert_eq!(j["coverage"]["ratio"], 1.0, "{j}");
-    assert!(j["prefix"].as_str().unwrap().contains("1: [1, 2, 3], 2: [1, 2, 3]"), "{}", j["prefix"]);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[test]

@@ -175,6 +175,14 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         // Only classes (and functions) have these.
         add(&mut scores, "class", 6);
     }
+    // A slice of a value is a value of the same kind (`s[::2].resample(...)`).
+    for (_, item) in u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Slice)) {
+        if !item.attrs.is_empty() {
+            if let Some(k) = rank_kinds("", item).first().filter(|k| !["object", "int"].contains(k)) {
+                add(&mut scores, k, 6);
+            }
+        }
+    }
     if is_exception_name(name) {
         // `raise NotFoundError`, `except NotFoundError:`: only an exception class works.
         add(&mut scores, "exception", 20);
@@ -234,9 +242,17 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
 fn static_kind(k: &str) -> &'static str {
     const ALL: &[&str] = &[
         "str", "bytes", "list", "dict", "set", "int", "float", "datetime", "date", "file", "ndarray",
-        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception",
+        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception", "fraction",
     ];
     ALL.iter().find(|a| **a == k).copied().unwrap_or("object")
+}
+
+/// Whether a pandas object is used with methods that need a DatetimeIndex
+/// (`resample`, `truncate` by dates, `asfreq`, `tz_localize`), on itself or a slice.
+fn uses_time_index(u: &Usage) -> bool {
+    const TIME: &[&str] = &["resample", "asfreq", "tz_localize", "tz_convert", "to_period", "between_time", "at_time"];
+    let own = |u: &Usage| TIME.iter().any(|m| u.attrs.contains_key(*m));
+    own(u) || u.subscripts.iter().any(|(k, item)| matches!(k, Key::Slice) && own(item))
 }
 
 /// A class name in the convention of exceptions (`NotFoundError`, `TimeoutException`).
@@ -258,6 +274,8 @@ fn name_kind(name: &str) -> &'static str {
     let has = |w: &[&str]| w.iter().any(|x| n == *x || n.ends_with(&format!("_{x}")) || n.starts_with(&format!("{x}_")));
     if has(&["df", "data_frame", "dataframe"]) || n.starts_with("df") {
         "dataframe"
+    } else if has(&["series", "ser"]) {
+        "series"
     } else if has(&["n", "i", "j", "k", "x", "y", "num", "count", "size", "length", "idx", "index", "total", "age", "year", "port"]) {
         "int"
     } else if n.ends_with("string") || n.ends_with("text") || has(&["s", "str", "text", "string", "name", "line", "word", "msg", "message", "url", "path", "file", "filename", "key", "title", "label", "sentence", "word"]) {
@@ -488,6 +506,8 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
             _ => None,
         }).unwrap_or(2.5)),
         "bool" => Value::Bool(true),
+        // A share or quantile: between 0 and 1.
+        "fraction" => Value::Float(0.5),
         "list" | "set" => {
             let el_usage = merged_items(u);
             let el_name = singular(name);
@@ -553,6 +573,10 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
             let code = if two_d { "np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]])" } else { "np.array([1, 2, 3, 4, 5])" };
             Value::Expr { code: code.into(), imports: vec!["import numpy as np".into()] }
         }
+        "series" if uses_time_index(u) => Value::Expr {
+            code: "pd.Series(range(60), index=pd.date_range('2024-01-01', periods=60), dtype=float)".into(),
+            imports: vec!["import pandas as pd".into()],
+        },
         "series" => Value::Expr { code: "pd.Series([1, 2, 3])".into(), imports: vec!["import pandas as pd".into()] },
         "dataframe" => dataframe(u),
         "function" | "coroutine" => {
@@ -616,6 +640,10 @@ fn members(u: &Usage, depth: usize) -> (Vec<(String, Value)>, Vec<(String, Value
     let mut attrs = Vec::new();
     let mut methods = Vec::new();
     for (a, au) in &u.attrs {
+        if a.starts_with("__") && a.ends_with("__") && au.calls.is_empty() {
+            // `__dict__`, `__class__`, `__name__`: every object has its own.
+            continue;
+        }
         if !au.calls.is_empty() {
             let ret = au.returns.as_deref().filter(|r| has_evidence(r)).map(|r| best(a, r, depth + 1)).unwrap_or(Value::None);
             methods.push((a.clone(), Value::Function { returns: Box::new(ret), is_async: au.awaited }));
@@ -702,7 +730,8 @@ fn dataframe(u: &Usage) -> Value {
         })
         .collect::<Vec<_>>()
         .join(", ");
-    Value::Expr { code: format!("pd.DataFrame({{{body}}})"), imports: vec!["import pandas as pd".into()] }
+    let index = if uses_time_index(u) { ", index=pd.date_range('2024-01-01', periods=3)" } else { "" };
+    Value::Expr { code: format!("pd.DataFrame({{{body}}}{index})"), imports: vec!["import pandas as pd".into()] }
 }
 
 #[cfg(test)]
