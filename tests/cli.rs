@@ -297,6 +297,14 @@ fn variants_take_each_early_return_a_member_decides() {
 }
 
 #[test]
+fn a_variant_makes_a_member_method_raise_to_reach_its_handler() {
+    let j = fix_checked("tests/fixtures/branches/member_method_raises.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    assert!(some_kept_has(&j, "prefix", "raise ValueError('push failed')"), "{j}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

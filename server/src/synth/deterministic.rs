@@ -525,7 +525,9 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
     let mut out = Vec::new();
     for (i, l) in lines.iter().enumerate() {
         let t = l.trim_start();
-        if !(t.starts_with("except") && uncovered.contains(&(i as u32 + 2))) {
+        // The handler's block (comments and blank lines aside) never ran.
+        let (_, end) = block_span(&lines, i);
+        if !(t.starts_with("except") && (i as u32 + 2..=end as u32 + 1).any(|n| uncovered.contains(&n))) {
             continue;
         }
         let Some(try_at) = (0..i).rev().find(|&j| indent(lines[j]) == indent(l) && lines[j].trim_start().starts_with("try")) else { continue };
@@ -555,8 +557,37 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
                 out.push(p);
             } else if matches!(b.value(), Some(Value::Function { .. })) {
                 out.push(with_candidate(&best.prefix, &n, Value::Raises(exc.to_string())));
+            } else if matches!(b.value(), Some(Value::Object { .. })) {
+                // A method of it (or of a member) called in the `try` body raises.
+                for call in (try_at + 1..i).flat_map(|j| method_calls_on(lines[j], &n)) {
+                    let (owner, method) = call.rsplit_once('.').unwrap();
+                    let mut p = best.prefix.clone();
+                    if let Some(Value::Object { methods, .. }) = value_at_mut(&mut p, owner) {
+                        if let Some(m) = methods.iter_mut().find(|(name, _)| name == method) {
+                            m.1 = Value::Raises(exc.to_string());
+                            out.push(p);
+                        }
+                    }
+                }
             }
         }
+    }
+    out
+}
+
+/// Dotted paths of method calls rooted at `name` on a line (`self.queue.push(`
+/// -> `self.queue.push`).
+fn method_calls_on(line: &str, name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(name) {
+        let before_ok = rest[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'));
+        let tail = &rest[at..];
+        let path: String = tail.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.').collect();
+        if before_ok && path.contains('.') && tail[path.len()..].starts_with('(') && path.split('.').next() == Some(name) {
+            out.push(path.clone());
+        }
+        rest = &rest[at + name.len()..];
     }
     out
 }

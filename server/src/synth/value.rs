@@ -425,14 +425,15 @@ fn members_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Va
         if !attrs.is_empty() || !s.ends_with(':') {
             s.push('\n');
         }
-        let (def, ret) = match v {
-            Value::Function { returns, is_async } => (if *is_async { "async def" } else { "def" }, returns.expr()),
-            other => ("def", other.expr()),
+        let (def, body) = match v {
+            Value::Function { returns, is_async } => (if *is_async { "async def" } else { "def" }, format!("return {}", returns.expr())),
+            Value::Raises(exc) => ("def", format!("raise {exc}('{m} failed')")),
+            other => ("def", format!("return {}", other.expr())),
         };
         if on_class {
-            s.push_str(&format!("\n    @classmethod\n    {def} {m}(cls, *args, **kwargs):\n        return {ret}"));
+            s.push_str(&format!("\n    @classmethod\n    {def} {m}(cls, *args, **kwargs):\n        {body}"));
         } else {
-            s.push_str(&format!("\n    {def} {m}(self, *args, **kwargs):\n        return {ret}"));
+            s.push_str(&format!("\n    {def} {m}(self, *args, **kwargs):\n        {body}"));
         }
     }
     if attrs.is_empty() && methods.is_empty() {
