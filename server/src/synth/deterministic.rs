@@ -1563,21 +1563,14 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
                     }
                 }
             }
-            let mentioned = |m: &str| condition.contains(&format!("{}.{m}", b.name));
-            for (i, (m, mv)) in attrs.iter().enumerate().filter(|(_, (m, _))| mentioned(m)) {
+            // Each member the condition mentions, varied alone: (is a method, index, value).
+            let members = attrs.iter().map(|m| (false, m)).chain(methods.iter().map(|m| (true, m))).enumerate();
+            for (at, (is_method, (m, mv))) in members.filter(|(_, (_, (m, _)))| condition.contains(&format!("{}.{m}", b.name))) {
                 let inner = Binding::new(format!("{}.{m}", b.name), vec![Candidate::Value(mv.clone())]);
                 for alt in alternatives(&inner, condition) {
-                    let mut attrs = attrs.clone();
-                    attrs[i].1 = alt;
-                    a.push(Value::Object { class: class.clone(), attrs, methods: methods.clone() });
-                }
-            }
-            for (i, (m, mv)) in methods.iter().enumerate().filter(|(_, (m, _))| mentioned(m)) {
-                let inner = Binding::new(format!("{}.{m}", b.name), vec![Candidate::Value(mv.clone())]);
-                for alt in alternatives(&inner, condition) {
-                    let mut methods = methods.clone();
-                    methods[i].1 = alt;
-                    a.push(Value::Object { class: class.clone(), attrs: attrs.clone(), methods });
+                    let (mut attrs, mut methods) = (attrs.clone(), methods.clone());
+                    if is_method { methods[at - attrs.len()].1 = alt } else { attrs[at].1 = alt }
+                    a.push(Value::Object { class: class.clone(), attrs, methods });
                 }
             }
             a
