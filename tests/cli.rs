@@ -305,6 +305,15 @@ fn a_variant_makes_a_member_method_raise_to_reach_its_handler() {
 }
 
 #[test]
+fn awaited_helpers_are_coroutine_functions() {
+    let j = fix_checked("tests/fixtures/branches/awaited_helpers.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    let prefix = j["prefix"].as_str().unwrap();
+    assert!(prefix.contains("async def fetch_page(") && prefix.contains("async def parse("), "{prefix}");
+    assert!(prefix.contains("'title':"), "what the await gives is subscripted: {prefix}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

@@ -194,8 +194,9 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     if u.with_ctx {
         add(&mut scores, "file", 3);
     }
-    if u.awaited {
-        add(&mut scores, "coroutine", 8);
+    // `await f(...)`: a function whose calls are awaited is a coroutine function.
+    if u.awaited || (!u.calls.is_empty() && u.returns.as_deref().is_some_and(|r| r.awaited)) {
+        add(&mut scores, "coroutine", 10);
     }
     if u.truth_tested && scores.is_empty() {
         add(&mut scores, "bool", 2);
@@ -580,7 +581,9 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
         "series" => Value::Expr { code: "pd.Series([1, 2, 3])".into(), imports: vec!["import pandas as pd".into()] },
         "dataframe" => dataframe(u),
         "function" | "coroutine" => {
-            let ret = u.returns.as_deref().filter(|r| has_evidence(r)).map(|r| part("result", r)).unwrap_or(Value::None);
+            // What `await f()` gives is used like the result, but is not awaited itself.
+            let returns = u.returns.as_deref().map(|r| Usage { awaited: false, ..r.clone() });
+            let ret = returns.filter(has_evidence).map(|r| part("result", &r)).unwrap_or(Value::None);
             Value::Function { returns: Box::new(ret), is_async: kind == "coroutine" }
         }
         "exception" => Value::Code { source: format!("class {name}(Exception):\n    pass"), imports: vec![] },
@@ -645,8 +648,10 @@ fn members(u: &Usage, depth: usize) -> (Vec<(String, Value)>, Vec<(String, Value
             continue;
         }
         if !au.calls.is_empty() {
-            let ret = au.returns.as_deref().filter(|r| has_evidence(r)).map(|r| best(a, r, depth + 1)).unwrap_or(Value::None);
-            methods.push((a.clone(), Value::Function { returns: Box::new(ret), is_async: au.awaited }));
+            let awaited = au.awaited || au.returns.as_deref().is_some_and(|r| r.awaited);
+            let returns = au.returns.as_deref().map(|r| Usage { awaited: false, ..r.clone() });
+            let ret = returns.filter(has_evidence).map(|r| best(a, &r, depth + 1)).unwrap_or(Value::None);
+            methods.push((a.clone(), Value::Function { returns: Box::new(ret), is_async: awaited }));
         } else {
             let v = if has_evidence(au) { best(a, au, depth + 1) } else { Value::Str(a.clone()) };
             // An attribute holding a class or function has no literal spelling.

@@ -55,11 +55,16 @@ impl<'a> Walker<'a> {
                 None
             }
             "await" => {
+                // What `await x` gives is recorded on `x` itself (usage has no
+                // step for awaiting): the synthesiser builds an awaitable whose
+                // result has that usage.
+                let mut last = None;
                 for c in named(node) {
                     let p = self.expr(c);
                     self.store.with(p.as_ref(), |u| u.awaited = true);
+                    last = p;
                 }
-                None
+                last
             }
             "boolean_operator" => {
                 for side in [f("left"), f("right")].into_iter().flatten() {
@@ -686,6 +691,14 @@ mod tests {
             usage("x in (1, 2)\n", "x").compared,
             vec![("in".into(), Literal::Other("(1, 2)".into()))]
         );
+    }
+
+    #[test]
+    pub(super) fn what_an_await_gives_is_used_like_the_awaited_value() {
+        let u = usage("async def g():\n    x = await f()\n    return x['k']\n", "f");
+        let r = u.returns.unwrap();
+        assert!(r.awaited);
+        assert!(matches!(r.subscripts[0].0, Key::Str(ref k) if k == "k"), "{r:?}");
     }
 
     #[test]
