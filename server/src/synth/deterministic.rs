@@ -1478,6 +1478,14 @@ fn with_candidate(prefix: &Prefix, name: &str, value: Value) -> Prefix {
 }
 
 /// Other values of a binding that may take a branch the other way.
+/// A function `name` that returns `answers` one per call, then the last for good.
+fn answers_in_turn(name: &str, answers: &[Value]) -> Value {
+    let list = answers.iter().map(Value::expr).collect::<Vec<_>>().join(", ");
+    let last = answers.last().map(Value::expr).unwrap_or_else(|| "None".into());
+    let source = format!("_{name}_answers = iter([{list}])\n\n\ndef {name}(*args, **kwargs):\n    return next(_{name}_answers, {last})");
+    Value::Code { source, imports: vec![] }
+}
+
 /// The empty or zero value of the same type, where there is one.
 fn falsy(v: &Value) -> Option<Value> {
     Some(match v {
@@ -1583,6 +1591,21 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
                 .map(|r| Value::Function { returns: Box::new(r), is_async: *is_async })
                 .collect();
             a.push(Value::Function { returns: Box::new(Value::None), is_async: *is_async });
+            // Called in a loop (`ok = ask(); if ok == 'n': ...`): each value the
+            // condition tests for, in turn, then the one that already ends it.
+            let plain_name = !b.name.contains('.') && !*is_async;
+            if let (true, Value::Str(_) | Value::Int(_)) = (plain_name, &**returns) {
+                for lit in &lits {
+                    let v = match lit {
+                        Literal::Str(x) => Value::Str(x.clone()),
+                        Literal::Int(i) => Value::Int(*i),
+                        _ => continue,
+                    };
+                    if v != **returns && std::mem::discriminant(&v) == std::mem::discriminant(&**returns) {
+                        a.push(answers_in_turn(&b.name, &[v, (**returns).clone()]));
+                    }
+                }
+            }
             a
         }
         // A name used as a type may be one of the builtin types.

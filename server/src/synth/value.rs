@@ -100,6 +100,7 @@ impl Value {
             Value::Class { .. } => "class",
             Value::Derived { .. } => "object",
             Value::Code { source, .. } if source.starts_with("class ") => "class",
+            Value::Code { source, .. } if source.contains("\ndef ") => "function",
             Value::Code { .. } => "stand-in",
             Value::Raises(_) => "function",
             Value::Anything => "placeholder",
