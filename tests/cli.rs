@@ -314,6 +314,13 @@ fn awaited_helpers_are_coroutine_functions() {
 }
 
 #[test]
+fn a_variant_has_as_many_items_as_a_length_test_names() {
+    let j = fix_checked("tests/fixtures/branches/length_decides.py");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    assert!(some_kept_has(&j, "prefix", "names = ['Ada']"), "{j}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

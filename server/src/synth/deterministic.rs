@@ -1542,6 +1542,16 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         // Empty, or one empty item among full ones (`if not x: continue`).
         Value::List(items) => {
             let mut a = vec![Value::List(vec![])];
+            // `len(x) != 1`, `len(args) > 2`: as many items as the condition names.
+            if condition.contains("len(") {
+                for n in lits.iter().filter_map(|l| if let Literal::Int(n) = l { Some(*n) } else { None }).filter(|n| (1..=8).contains(n)) {
+                    let n = n as usize;
+                    let resized: Vec<Value> = (0..n).map(|i| items.get(i).cloned().unwrap_or_else(|| infer::vary(&items[0], i))).collect();
+                    if !items.is_empty() && resized.len() != items.len() {
+                        a.push(Value::List(resized));
+                    }
+                }
+            }
             if let (true, Some(f)) = (items.len() >= 2, items.last().and_then(falsy)) {
                 let mut with = items.clone();
                 *with.last_mut().unwrap() = f;
@@ -1551,6 +1561,11 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         }
         Value::Dict(kv) => {
             let mut a = vec![Value::Dict(vec![])];
+            if condition.contains("len(") {
+                for n in lits.iter().filter_map(|l| if let Literal::Int(n) = l { Some(*n as usize) } else { None }).filter(|n| (1..kv.len()).contains(n)) {
+                    a.push(Value::Dict(kv[..n].to_vec()));
+                }
+            }
             if let (true, Some(f)) = (kv.len() >= 2, kv.last().and_then(|(_, v)| falsy(v))) {
                 let mut with = kv.clone();
                 with.last_mut().unwrap().1 = f;

@@ -426,7 +426,7 @@ pub fn camel(name: &str) -> String {
 
 /// The `i`-th distinct variant of an element value, so a collection's
 /// items differ the way real data does.
-fn vary(v: &Value, i: usize) -> Value {
+pub fn vary(v: &Value, i: usize) -> Value {
     const WORDS: &[&str] = &["apple", "banana", "cherry", "date", "elderberry"];
     match v {
         Value::Int(n) => Value::Int(n + i as i64),
