@@ -1477,7 +1477,6 @@ fn with_candidate(prefix: &Prefix, name: &str, value: Value) -> Prefix {
     p
 }
 
-/// Other values of a binding that may take a branch the other way.
 /// A function `name` that returns `answers` one per call, then the last for good.
 fn answers_in_turn(name: &str, answers: &[Value]) -> Value {
     let list = answers.iter().map(Value::expr).collect::<Vec<_>>().join(", ");
@@ -1503,6 +1502,7 @@ fn falsy(v: &Value) -> Option<Value> {
     })
 }
 
+/// Other values of a binding that may take a branch the other way.
 fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
     let mut lits: Vec<Literal> = Vec::new();
     for tok in condition.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-' || c == '\'' || c == '"' || c == '_')) {
@@ -1512,6 +1512,12 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
             lits.push(Literal::Str(tok[1..tok.len() - 1].to_string()));
         }
     }
+    // Sizes a `len()` test in the condition names (small ones only).
+    let lengths: Vec<usize> = if condition.contains("len(") {
+        lits.iter().filter_map(|l| if let Literal::Int(n) = l { usize::try_from(*n).ok() } else { None }).filter(|n| (1..=8).contains(n)).collect()
+    } else {
+        Vec::new()
+    };
     let Some(v) = b.value() else { return Vec::new() };
     // Other kinds the name could be (an `isinstance` test, a type switch).
     let mut others: Vec<Value> = b.candidates.iter().filter_map(|c| match c {
@@ -1542,14 +1548,11 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         // Empty, or one empty item among full ones (`if not x: continue`).
         Value::List(items) => {
             let mut a = vec![Value::List(vec![])];
-            // `len(x) != 1`, `len(args) > 2`: as many items as the condition names.
-            if condition.contains("len(") {
-                for n in lits.iter().filter_map(|l| if let Literal::Int(n) = l { Some(*n) } else { None }).filter(|n| (1..=8).contains(n)) {
-                    let n = n as usize;
-                    let resized: Vec<Value> = (0..n).map(|i| items.get(i).cloned().unwrap_or_else(|| infer::vary(&items[0], i))).collect();
-                    if !items.is_empty() && resized.len() != items.len() {
-                        a.push(Value::List(resized));
-                    }
+            // `len(x) != 1`, `len(args) > 2`: as many items as the condition names
+            // (an empty list has no item to repeat).
+            if let Some(first) = items.first() {
+                for &n in lengths.iter().filter(|&&n| n != items.len()) {
+                    a.push(Value::List((0..n).map(|i| items.get(i).cloned().unwrap_or_else(|| infer::vary(first, i))).collect()));
                 }
             }
             if let (true, Some(f)) = (items.len() >= 2, items.last().and_then(falsy)) {
@@ -1561,10 +1564,8 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         }
         Value::Dict(kv) => {
             let mut a = vec![Value::Dict(vec![])];
-            if condition.contains("len(") {
-                for n in lits.iter().filter_map(|l| if let Literal::Int(n) = l { Some(*n as usize) } else { None }).filter(|n| (1..kv.len()).contains(n)) {
-                    a.push(Value::Dict(kv[..n].to_vec()));
-                }
+            for &n in lengths.iter().filter(|&&n| n < kv.len()) {
+                a.push(Value::Dict(kv[..n].to_vec()));
             }
             if let (true, Some(f)) = (kv.len() >= 2, kv.last().and_then(|(_, v)| falsy(v))) {
                 let mut with = kv.clone();
@@ -1651,6 +1652,18 @@ mod tests {
     #[test]
     fn identifiers_skip_attributes_strings_and_comments() {
         assert_eq!(identifiers("x = obj.attr + y['k'] # z"), vec!["x", "obj", "y"]);
+    }
+
+    #[test]
+    fn length_tests_size_collections_and_never_index_an_empty_one() {
+        let b = |v: Value| Binding::new("xs", vec![Candidate::Value(v)]);
+        let alts = alternatives(&b(Value::List(vec![])), "len(xs) == 2");
+        assert!(alts.iter().all(|a| matches!(a, Value::List(items) if items.is_empty()) || matches!(a, Value::None)), "{alts:?}");
+        let alts = alternatives(&b(Value::List(vec![Value::Int(1)])), "len(xs) == 2");
+        assert!(alts.contains(&Value::List(vec![Value::Int(1), Value::Int(2)])), "{alts:?}");
+        let three = Value::Dict(["a", "b", "c"].iter().map(|k| (Value::Str((*k).into()), Value::Int(1))).collect());
+        let alts = alternatives(&b(three), "len(xs) != 1");
+        assert!(alts.contains(&Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))])), "{alts:?}");
     }
 
     #[test]
