@@ -134,9 +134,6 @@ fn int_value(t: &str) -> Option<i64> {
     i64::from_str_radix(digits, radix).ok()
 }
 
-/// A constant expression as a [`Literal`]: numbers (with unary minus),
-/// plain strings, `True`/`False`/`None`; displays of constants, bytes,
-/// complex numbers and `...` become `Other(source text)`.
 /// A dotted name that reads a constant (`token.LPAR`, `Color.RED`): an
 /// attribute chain on a plain name, with a last part that is not a call.
 pub(crate) fn dotted_constant(node: Node, src: &str) -> Option<String> {
@@ -150,6 +147,9 @@ pub(crate) fn dotted_constant(node: Node, src: &str) -> Option<String> {
     (parts.len() >= 2 && parts.iter().all(|p| ident(p)) && parts[0] != "self").then(|| t.to_string())
 }
 
+/// A constant expression as a [`Literal`]: numbers (with unary minus),
+/// plain strings, `True`/`False`/`None`; displays of constants, bytes,
+/// complex numbers and `...` become `Other(source text)`.
 pub(crate) fn literal(node: Node, src: &str) -> Option<Literal> {
     let node = unparen(node);
     let t = capped(text(node, src));

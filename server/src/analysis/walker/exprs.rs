@@ -317,8 +317,9 @@ impl<'a> Walker<'a> {
                 break;
             }
             if op == "==" || op == "!=" {
-                for (side, other) in [(l, r), (r, l)] {
-                    if let (Some(p), Some(constant)) = (&paths[side], &dotted[other]) {
+                let (left_takes, right_takes) = takes_constant(&dotted[l], &dotted[r]);
+                for (takes, side, other) in [(left_takes, l, r), (right_takes, r, l)] {
+                    if let (true, Some(p), Some(constant)) = (takes, &paths[side], &dotted[other]) {
                         let constant = constant.clone();
                         self.store.with(Some(p), |u| push_unique(&mut u.equals, constant));
                     }
@@ -576,6 +577,23 @@ fn callee_text(func: Node, src: &str) -> String {
     }
 }
 
+/// For `a == b` with the dotted names of each side: whether the left and
+/// whether the right may become the other one's constant. Between two
+/// dotted names only one may, or each would be defined through the other:
+/// the one that is not an UPPER_CASE constant (`tok.type == token.LPAR`),
+/// else the left.
+fn takes_constant(left: &Option<String>, right: &Option<String>) -> (bool, bool) {
+    let upper = |c: &Option<String>| {
+        let last = c.as_deref().and_then(|c| c.rsplit('.').next()).unwrap_or("");
+        last.chars().any(char::is_alphabetic) && !last.chars().any(char::is_lowercase)
+    };
+    match (left.is_some(), right.is_some()) {
+        (true, true) if upper(left) && !upper(right) => (false, true),
+        (true, true) => (true, false),
+        _ => (true, true),
+    }
+}
+
 /// The left operand, operator and right operand of a binary operator or an
 /// augmented assignment (`+=` keeps its `=`).
 pub(super) fn operands(node: Node) -> Option<(Node, &'static str, Node)> {
@@ -711,6 +729,13 @@ mod tests {
         assert_eq!(x.equals, vec!["y.z".to_string()]);
         let local = crate::analysis::analyze("obj = make()\nif tok.kind == obj.KIND: pass\n");
         assert!(local.free_names.iter().find(|f| f.name == "tok").unwrap().usage.attrs["kind"].equals.is_empty());
+        // Never both ways round: each would be defined through the other.
+        let both = crate::analysis::analyze("if req.kind == kinds.NAME: pass\nif a.b == c.d: pass\n");
+        let usage = |n: &str| both.free_names.iter().find(|f| f.name == n).unwrap().usage.clone();
+        assert_eq!(usage("req").attrs["kind"].equals, vec!["kinds.NAME".to_string()]);
+        assert!(usage("kinds").attrs["NAME"].equals.is_empty());
+        assert_eq!(usage("a").attrs["b"].equals, vec!["c.d".to_string()]);
+        assert!(usage("c").attrs["d"].equals.is_empty());
     }
 
     #[test]
