@@ -4,6 +4,7 @@
 //! branches.
 
 use super::infer::{self, camel};
+use super::lexical::identifiers;
 use super::knowledge::{self, kinds, well_known_import};
 use super::prefix::{module_of_import, names_bound_by_import, Binding, Candidate, LocalModule, Prefix};
 use super::resources::{directory_for, resource_for};
@@ -1039,48 +1040,6 @@ fn glob_patterns(fragment: &str) -> Vec<String> {
     out
 }
 
-/// Python identifiers on a line that are not attribute names.
-pub fn identifiers(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let bytes = line.as_bytes();
-    let mut i = 0;
-    let mut in_str: Option<u8> = None;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if let Some(q) = in_str {
-            if c == b'\\' {
-                i += 1;
-            } else if c == q {
-                in_str = None;
-            }
-            i += 1;
-            continue;
-        }
-        if c == b'#' {
-            break;
-        }
-        if c == b'\'' || c == b'"' {
-            in_str = Some(c);
-            i += 1;
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            let after_dot = line[..start].trim_end().ends_with('.');
-            let word = &line[start..i];
-            if !after_dot && !out.iter().any(|w| w == word) {
-                out.push(word.to_string());
-            }
-            continue;
-        }
-        i += 1;
-    }
-    out
-}
-
 /// Prefix names the failing line depends on: read there directly, or
 /// through fragment variables assigned from them (a short backward slice).
 fn related_bindings(ctx: &Context, prefix: &Prefix, line: u32) -> Vec<String> {
@@ -1648,11 +1607,6 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn identifiers_skip_attributes_strings_and_comments() {
-        assert_eq!(identifiers("x = obj.attr + y['k'] # z"), vec!["x", "obj", "y"]);
-    }
 
     #[test]
     fn length_tests_size_collections_and_never_index_an_empty_one() {

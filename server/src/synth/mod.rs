@@ -6,6 +6,7 @@
 pub mod deterministic;
 pub mod infer;
 pub mod knowledge;
+pub mod lexical;
 pub mod prefix;
 pub mod resources;
 pub mod search;

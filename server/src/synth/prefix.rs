@@ -248,7 +248,7 @@ fn in_dependency_order(defs: Vec<(&str, String)>) -> Vec<String> {
     let deps: Vec<Vec<usize>> = defs
         .iter()
         .map(|(own, text)| {
-            let used: Vec<String> = text.lines().flat_map(super::deterministic::identifiers).collect();
+            let used: Vec<String> = text.lines().flat_map(super::lexical::identifiers).collect();
             // A class the definition makes for itself is not a dependency.
             let own_classes: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("class ")).map(|l| l.split([':', '(']).next().unwrap_or("")).collect();
             names

@@ -1,0 +1,54 @@
+//! Lexical scanning of one line of Python, without parsing it: used where
+//! the synthesiser reads the fragment's or a prefix's text line by line.
+
+/// Python identifiers on a line that are not attribute names.
+pub fn identifiers(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    let mut in_str: Option<u8> = None;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if let Some(q) = in_str {
+            if c == b'\\' {
+                i += 1;
+            } else if c == q {
+                in_str = None;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'#' {
+            break;
+        }
+        if c == b'\'' || c == b'"' {
+            in_str = Some(c);
+            i += 1;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let after_dot = line[..start].trim_end().ends_with('.');
+            let word = &line[start..i];
+            if !after_dot && !out.iter().any(|w| w == word) {
+                out.push(word.to_string());
+            }
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_skip_attributes_strings_and_comments() {
+        assert_eq!(identifiers("x = obj.attr + y['k'] # z"), vec!["x", "obj", "y"]);
+    }
+}
