@@ -44,6 +44,12 @@ fn has_evidence(u: &Usage) -> bool {
     u != &Usage::default()
 }
 
+/// How what a callable returns is used, when anything is known. What
+/// `await f()` gives is used like the result, but is not awaited itself.
+fn result_usage(callable: &Usage) -> Option<Usage> {
+    callable.returns.as_deref().map(|r| Usage { awaited: false, ..r.clone() }).filter(has_evidence)
+}
+
 /// The attributes of kinds.txt that are data, not methods.
 const PROPERTIES: &[&str] = &[
     "columns", "index", "loc", "iloc", "iat", "at", "shape", "dtypes", "dtype", "values", "T", "empty", "size", "ndim", "str", "dt",
@@ -581,9 +587,7 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
         "series" => Value::Expr { code: "pd.Series([1, 2, 3])".into(), imports: vec!["import pandas as pd".into()] },
         "dataframe" => dataframe(u),
         "function" | "coroutine" => {
-            // What `await f()` gives is used like the result, but is not awaited itself.
-            let returns = u.returns.as_deref().map(|r| Usage { awaited: false, ..r.clone() });
-            let ret = returns.filter(has_evidence).map(|r| part("result", &r)).unwrap_or(Value::None);
+            let ret = result_usage(u).map(|r| part("result", &r)).unwrap_or(Value::None);
             Value::Function { returns: Box::new(ret), is_async: kind == "coroutine" }
         }
         "exception" => Value::Code { source: format!("class {name}(Exception):\n    pass"), imports: vec![] },
@@ -649,8 +653,7 @@ fn members(u: &Usage, depth: usize) -> (Vec<(String, Value)>, Vec<(String, Value
         }
         if !au.calls.is_empty() {
             let awaited = au.awaited || au.returns.as_deref().is_some_and(|r| r.awaited);
-            let returns = au.returns.as_deref().map(|r| Usage { awaited: false, ..r.clone() });
-            let ret = returns.filter(has_evidence).map(|r| best(a, &r, depth + 1)).unwrap_or(Value::None);
+            let ret = result_usage(au).map(|r| best(a, &r, depth + 1)).unwrap_or(Value::None);
             methods.push((a.clone(), Value::Function { returns: Box::new(ret), is_async: awaited }));
         } else {
             let v = if has_evidence(au) { best(a, au, depth + 1) } else { Value::Str(a.clone()) };

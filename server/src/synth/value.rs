@@ -371,7 +371,7 @@ impl Value {
                 }
             }
             Value::Code { source, .. } => source.clone(),
-            Value::Raises(exc) => format!("def {name}(*args, **kwargs):\n    raise {exc}('{name} failed')"),
+            Value::Raises(exc) => format!("def {name}(*args, **kwargs):\n    {}", raise_stmt(exc, name)),
             Value::Derived { class, base, value, attrs, methods } => {
                 let src = class_source(class, attrs, methods).replacen(&format!("class {class}:"), &format!("class {class}({base}):"), 1);
                 format!("{src}\n\n\n{name} = {class}({})", value.expr())
@@ -428,7 +428,7 @@ fn members_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Va
         }
         let (def, body) = match v {
             Value::Function { returns, is_async } => (if *is_async { "async def" } else { "def" }, format!("return {}", returns.expr())),
-            Value::Raises(exc) => ("def", format!("raise {exc}('{m} failed')")),
+            Value::Raises(exc) => ("def", raise_stmt(exc, m)),
             other => ("def", format!("return {}", other.expr())),
         };
         if on_class {
@@ -441,6 +441,12 @@ fn members_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Va
         s.push_str("\n    pass");
     }
     s
+}
+
+/// The body of a function or method `name` that raises `exc` (to reach an
+/// `except` handler).
+fn raise_stmt(exc: &str, name: &str) -> String {
+    format!("raise {exc}('{name} failed')")
 }
 
 fn join(v: &[Value]) -> String {
