@@ -350,7 +350,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
             return "None".to_string();
         }
         if v.needs_definition() {
-            let own = format!("{name}_{}", callee.to_lowercase());
+            let own = argument_name(name, callee);
             if !defined.borrow().iter().any(|b| b.name == own) {
                 defined.borrow_mut().push(Binding::new(own.clone(), vec![Candidate::Value(v)]));
             }
@@ -926,6 +926,12 @@ fn block_span(lines: &[&str], start: usize) -> (usize, usize) {
     (start, end)
 }
 
+/// The prefix binding that holds the argument of `param` in a driver call
+/// of `callee`, where the parameter's own name is taken.
+fn argument_name(param: &str, callee: &str) -> String {
+    format!("{param}_{}", callee.to_lowercase())
+}
+
 /// Arguments for a call of `f`: one prefix binding per required parameter,
 /// named like the parameter (so refinements on the body's lines find it)
 /// unless that name is taken, then an inline value.
@@ -944,7 +950,7 @@ fn driver_args(ctx: &Context, p: &mut Prefix, f: &crate::analysis::FunctionDef, 
         } else if taken {
             // The name is the fragment's own: an argument of this call under
             // a name of its own (an object needs its class defined first).
-            let name = format!("{}_{}", param.name, f.name.to_lowercase());
+            let name = argument_name(&param.name, &f.name);
             if p.binding(&name).is_none() {
                 let fname = FreeName { name: name.clone(), first_line: f.line, usage: param.usage.clone() };
                 p.bindings.push(binding_for(ctx, &fname, false));
