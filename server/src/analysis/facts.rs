@@ -162,6 +162,9 @@ pub struct Usage {
     pub passed_to: Vec<ArgUse>,
     /// Formatted in f-string / `%` / `str.format` / `print`.
     pub formatted: bool,
+    /// Named as a type in an evaluated annotation (`x: T`, `-> List[T]`,
+    /// `Optional[T]`): it must be a class.
+    pub annotates: bool,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]

@@ -189,6 +189,10 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
             }
         }
     }
+    if u.annotates {
+        // `def f(xs: List[Leaf])` subscripts a typing generic with it at def time.
+        add(&mut scores, "class", 6);
+    }
     if is_exception_name(name) {
         // `raise NotFoundError`, `except NotFoundError:`: only an exception class works.
         add(&mut scores, "exception", 20);
@@ -481,6 +485,7 @@ fn merge_into(into: &mut Usage, from: &Usage) {
     into.truth_tested |= from.truth_tested;
     into.len |= from.len;
     into.formatted |= from.formatted;
+    into.annotates |= from.annotates;
 }
 
 fn list_len(u: &Usage) -> usize {

@@ -323,6 +323,51 @@ impl<'a> Walker<'a> {
         self.cond = outer;
     }
 
+    /// An evaluated annotation: the names in its type positions (`T`,
+    /// `List[T]`, `A | B`, `Callable[[A], B]`) are used as classes.
+    fn annotation(&mut self, node: Node) {
+        match node.kind() {
+            "type" | "parenthesized_expression" => {
+                for c in named(node) {
+                    self.annotation(c);
+                }
+            }
+            "subscript" => {
+                // Still a subscript of its value (`t.Dict[...]` needs `t.Dict` subscriptable).
+                let p = node.child_by_field_name("value").and_then(|v| self.expr(v));
+                for a in fields(node, "subscript") {
+                    self.annotation(a);
+                }
+                if let Some(p) = p.and_then(|p| p.then(Step::Sub(subscript_key(node, self.src)))) {
+                    self.store.at(&p);
+                }
+            }
+            "generic_type" => {
+                let mut parts = named(node);
+                if let Some(v) = parts.next() {
+                    self.expr(v);
+                }
+                for a in parts {
+                    self.annotation(a);
+                }
+            }
+            "binary_operator" | "list" | "tuple" | "expression_list" | "type_parameter" => {
+                for c in named(node) {
+                    self.annotation(c);
+                }
+            }
+            "identifier" | "attribute" => {
+                let p = self.expr(node);
+                self.store.with(p.as_ref(), |u| u.annotates = true);
+            }
+            // Forward references (`'Node'`), `None`, `...`: nothing to bind.
+            "string" | "none" | "ellipsis" | "integer" => {}
+            _ => {
+                self.expr(node);
+            }
+        }
+    }
+
     fn truth(&mut self, p: Option<Path>) {
         self.store.with(p.as_ref(), |u| u.truth_tested = true);
     }
@@ -334,12 +379,15 @@ impl<'a> Walker<'a> {
             .unwrap_or_default();
         // Defaults and annotations are evaluated where the def runs.
         for p in &params {
-            for e in p.default.iter().chain(p.annotation.iter()) {
-                self.expr(*e);
+            if let Some(d) = p.default {
+                self.expr(d);
+            }
+            if let Some(a) = p.annotation {
+                self.annotation(a);
             }
         }
         if let Some(r) = node.child_by_field_name("return_type") {
-            self.expr(r);
+            self.annotation(r);
         }
         if let Some(name) = node.child_by_field_name("name") {
             self.bind(name, Val::Opaque, false);
@@ -380,7 +428,7 @@ impl<'a> Walker<'a> {
         if let Some(t) = node.child_by_field_name("type") {
             // Annotations of locals are never evaluated.
             if self.fn_depth == 0 && !self.wrapped {
-                self.expr(t);
+                self.annotation(t);
             }
         }
         let Some(right) = node.child_by_field_name("right") else {
@@ -704,6 +752,21 @@ pub(super) mod tests {
             .unwrap()
             .attrs
             .contains_key("id"));
+    }
+
+    #[test]
+    fn names_in_annotations_are_types() {
+        let src = "def f(xs: List[LN], y: 'Fwd' = 1, z: A | None = None) -> Optional[Tuple[B, mod.C]]:\n    pass\nv: D = 1\n";
+        for name in ["LN", "A", "B", "D"] {
+            assert!(usage(src, name).annotates, "{name}");
+        }
+        assert!(usage(src, "mod").attrs["C"].annotates);
+        assert!(!usage(src, "List").annotates, "the generic is subscripted, not annotated");
+        let u = usage("v: t.Dict[str, D] = {}\n", "t");
+        assert_eq!(u.attrs["Dict"].subscripts.len(), 1, "`t.Dict` must stay subscriptable");
+        // Local annotations are never evaluated, so they say nothing.
+        let a = analyze("def f():\n    v: E = 1\n");
+        assert!(a.free_names.iter().all(|f| f.name != "E"));
     }
 
     #[test]
