@@ -330,6 +330,17 @@ fn an_undefined_exception_name_becomes_an_exception_class() {
 }
 
 #[test]
+fn variants_pass_values_that_implement_an_abstract_base_class() {
+    let j = fix_checked("tests/fixtures/branches/abstract_types.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    let union: Vec<u64> = j["union_coverage"]["covered"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
+    // Line 9 takes the `Mapping` branch, 15 the `AsyncIterable` one (the
+    // `return` awaits, and a line that awaits never counts as completed).
+    assert!(union.contains(&9) && union.contains(&15), "{j}");
+    assert!(some_kept_has(&j, "prefix", "async def _feed_items():"), "{j}");
+}
+
+#[test]
 fn installed_fixture_classes_reach_full_coverage() {
     // Failure classes of library values (pandas); they need the packages
     // from PyPI through uv, so a fixture is skipped when they could not be installed.

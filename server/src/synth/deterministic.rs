@@ -246,6 +246,18 @@ impl Proposer for Deterministic {
                 out.push(p);
             }
         }
+        if is("ValueError") {
+            // `Length of values (5) does not match length of index (3)`: a
+            // list on the line has one of the lengths and must have the other.
+            if let Some(lengths) = mismatched_lengths(&e.message) {
+                for n in &names_on_line {
+                    let mut p = base.clone();
+                    if resize(p.binding_mut(n).unwrap(), lengths) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
         if is("IndexError") {
             for n in &names_on_line {
                 let mut p = base.clone();
@@ -453,7 +465,11 @@ fn typed_calls(ctx: &Context, lines: &[&str], line: u32, params: &[&str], all: &
 fn instance_expr(ctx: &Context, name: &str, ty: &str) -> Option<String> {
     let Some((alias, member)) = ty.rsplit_once('.') else {
         let builtin = ["str", "int", "float", "list", "dict", "tuple", "bytes", "set", "bool"].contains(&ty);
-        return builtin.then(|| infer::value_of_kind(ty, name, &Usage::default()).expr());
+        if builtin {
+            return Some(infer::value_of_kind(ty, name, &Usage::default()).expr());
+        }
+        // `Mapping`, `Iterable`: a builtin that passes; not one that needs a definition.
+        return abstract_instance(ty, name).filter(|v| !matches!(v, Value::Code { .. })).map(|v| v.expr());
     };
     let module = ctx.analysis.imports.iter().find(|imp| !imp.is_from && imp.alias.as_deref().unwrap_or(&imp.module) == alias)?;
     let Value::Expr { code, imports } = type_wants::library_value(&format!("{}.{member}", module.module))? else { return None };
@@ -1349,6 +1365,34 @@ fn grow(b: &mut Binding) -> bool {
     true
 }
 
+/// The two lengths a length-mismatch message names, when it names two.
+fn mismatched_lengths(message: &str) -> Option<(usize, usize)> {
+    if !message.to_lowercase().contains("length") {
+        return None;
+    }
+    let mut numbers = message
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|t| t.parse::<usize>().ok());
+    let (a, b) = (numbers.next()?, numbers.next()?);
+    (a != b && numbers.next().is_none()).then_some((a, b))
+}
+
+/// A list of one of the two lengths gets the other (repeating its first
+/// item with variations, or dropping the last ones).
+fn resize(b: &mut Binding, (x, y): (usize, usize)) -> bool {
+    let Candidate::Value(Value::List(items)) = b.current_mut() else { return false };
+    let want = if items.len() == x { y } else if items.len() == y { x } else { return false };
+    let Some(first) = items.first().cloned() else { return false };
+    if !(1..=50).contains(&want) {
+        return false;
+    }
+    items.truncate(want);
+    for i in items.len()..want {
+        items.push(infer::vary(&first, i));
+    }
+    true
+}
+
 /// A TypeError names what a value should have been: the part of a name's
 /// value that has the offending type (the value itself, what a function
 /// returns, a dict's value, an attribute) becomes the wanted kind. List
@@ -1450,6 +1494,25 @@ fn answers_in_turn(name: &str, answers: &[Value]) -> Value {
     Value::Code { source, imports: vec![] }
 }
 
+/// A value that passes `isinstance(x, T)` for an abstract base class of
+/// `typing` or `collections.abc` (`Mapping`, `AsyncIterable`, ...).
+fn abstract_instance(ty: &str, name: &str) -> Option<Value> {
+    let items = || vec![Value::Int(1), Value::Int(2)];
+    Some(match ty.rsplit('.').next()? {
+        "Iterable" | "Sequence" | "MutableSequence" | "Collection" | "Container" | "Sized" | "Reversible" => Value::List(items()),
+        "Mapping" | "MutableMapping" => Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]),
+        "AbstractSet" | "MutableSet" => Value::Set(items()),
+        "Iterator" => Value::Expr { code: "iter([1, 2])".into(), imports: vec![] },
+        "Generator" => Value::Expr { code: "(n for n in [1, 2])".into(), imports: vec![] },
+        // Only a definition makes an async generator; it binds a plain name.
+        "AsyncIterable" | "AsyncIterator" | "AsyncGenerator" if !name.contains('.') => {
+            let source = format!("async def _{name}_items():\n    for n in [1, 2]:\n        yield n\n\n\n{name} = _{name}_items()");
+            Value::Code { source, imports: vec![] }
+        }
+        _ => return None,
+    })
+}
+
 /// The empty or zero value of the same type, where there is one.
 fn falsy(v: &Value) -> Option<Value> {
     Some(match v {
@@ -1491,6 +1554,9 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
     }).collect();
     if condition.contains("isinstance") || condition.contains("type(") {
         others.extend([Value::Str("text".into()), Value::Int(1), Value::Float(1.5), Value::List(vec![Value::Int(1)]), Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]), Value::None]);
+        for (_, types) in isinstance_calls(condition).into_iter().filter(|(path, _)| *path == b.name) {
+            others.extend(types.iter().filter_map(|t| abstract_instance(t, &b.name)));
+        }
     }
     let mut alts = match v {
         Value::Int(n) => {
@@ -1653,6 +1719,30 @@ mod tests {
             o.value().unwrap().definition("user"),
             "class User(str):\n    def save(self, *args, **kwargs):\n        return None\n\n\nuser = User('Ada')"
         );
+    }
+
+    #[test]
+    fn abstract_base_classes_get_a_builtin_that_passes_isinstance() {
+        let b = Binding::new("result", vec![Candidate::Value(Value::Int(3))]);
+        let alts = alternatives(&b, "isinstance(result, collections.abc.Mapping)");
+        assert!(alts.contains(&Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))])), "{alts:?}");
+        let alts = alternatives(&b, "isinstance(result, AsyncIterable)");
+        assert!(alts.iter().any(|a| matches!(a, Value::Code { source, .. } if source.contains("async def _result_items") && source.ends_with("result = _result_items()"))), "{alts:?}");
+        // A member cannot be bound by a definition of its own.
+        assert_eq!(abstract_instance("AsyncIterable", "self.items"), None);
+    }
+
+    #[test]
+    fn length_mismatches_resize_the_list_of_either_length() {
+        assert_eq!(mismatched_lengths("Length of values (5) does not match length of index (3)"), Some((5, 3)));
+        assert_eq!(mismatched_lengths("Length mismatch: Expected axis has 2 elements, new values have 4 elements"), Some((2, 4)));
+        assert_eq!(mismatched_lengths("invalid literal for int() with base 10: '12'"), None);
+        let mut b = Binding::new("labels", vec![Candidate::Value(Value::List(vec![Value::Int(1), Value::Int(2), Value::Int(3)]))]);
+        assert!(resize(&mut b, (5, 3)));
+        assert_eq!(b.value().unwrap().expr(), "[1, 2, 3, 4, 5]");
+        assert!(resize(&mut b, (5, 2)));
+        assert_eq!(b.value().unwrap().expr(), "[1, 2]");
+        assert!(!resize(&mut b, (7, 9)), "neither length is the list's");
     }
 
     #[test]
