@@ -65,6 +65,14 @@ fn script(dir: &Path, name: &str, body: &str) -> std::path::PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // A child forked by a parallel test may still hold our write descriptor
+    // until it execs (ETXTBSY): wait until the script can be run.
+    for _ in 0..50 {
+        match std::process::Command::new(&path).output() {
+            Err(e) if e.raw_os_error() == Some(26) => std::thread::sleep(std::time::Duration::from_millis(20)),
+            _ => break,
+        }
+    }
     path
 }
 
