@@ -196,7 +196,7 @@ impl Proposer for Deterministic {
                         }
                     }
                     let returns = whole.attrs.get(&attr).cloned().unwrap_or_default();
-                    if add_member(p.binding_mut(n).unwrap(), &attr, called, &returns, &whole) {
+                    if add_member(p.binding_mut(n).unwrap(), &attr, called, &returns, &whole, |v| buildable(ctx, v)) {
                         out.push(p);
                     }
                 }
@@ -286,6 +286,23 @@ impl Proposer for Deterministic {
             if let Some(pl) = e.line {
                 if let Some(n) = defining_binding(attempt, pl) {
                     suspects.push(n);
+                }
+            }
+        }
+        if is("ModuleNotFoundError") {
+            // A value of ours needs a library that is not there (`pd.Series`
+            // where pandas is not installed): its name's next candidate.
+            if let Some(m) = e.name.clone().or_else(|| e.module.clone()) {
+                let top = m.split('.').next().unwrap_or_default();
+                for b in &base.bindings {
+                    let mut imports = Vec::new();
+                    if let Some(v) = b.value() {
+                        v.imports(&mut imports);
+                    }
+                    let needs = imports.iter().any(|i| import_top(i) == top);
+                    if needs && !suspects.contains(&b.name) {
+                        suspects.push(b.name.clone());
+                    }
                 }
             }
         }
@@ -1274,7 +1291,7 @@ fn add_to_local_class(base: &Prefix, class: &str, attr: &str, called: bool) -> O
     Some(p)
 }
 
-fn add_member(b: &mut Binding, attr: &str, called: bool, usage: &Usage, usage_whole: &Usage) -> bool {
+fn add_member(b: &mut Binding, attr: &str, called: bool, usage: &Usage, usage_whole: &Usage, buildable: impl Fn(&Value) -> bool) -> bool {
     let class = camel(&b.name);
     let Some(current) = b.value().cloned() else { return false };
     let returns = usage.returns.as_deref().filter(|r| **r != Usage::default()).map(|r| infer::best(attr, r, 1)).unwrap_or(Value::None);
@@ -1283,23 +1300,23 @@ fn add_member(b: &mut Binding, attr: &str, called: bool, usage: &Usage, usage_wh
         // Another builtin kind that has the attribute (`decode`: bytes, not str),
         // keeping the text where both are strings of some sort.
         let other = kinds().iter().find(|(k, attrs)| k != base && attrs.contains(attr)).map(|(k, _)| k.as_str());
+        // A builtin value lacks the attribute: a subclass of its type that has it.
+        let member = if called { infer::legacy_method(base, attr).unwrap_or(member) } else { member };
+        let (attrs, methods) = if called { (vec![], vec![(attr.to_string(), member)]) } else { (vec![(attr.to_string(), member)], vec![]) };
+        let derived = Value::Derived { class, base: base.into(), value: Box::new(current.clone()), attrs, methods };
+        b.candidates.insert(b.choice + 1, Candidate::Value(derived));
         if let Some(kind) = other {
             let alt = match (&current, kind) {
                 (Value::Str(s), "bytes") => Value::Bytes(s.clone()),
                 (Value::Bytes(s), "str") => Value::Str(s.clone()),
                 _ => infer::value_of_kind(kind, &b.name, usage_whole),
             };
-            if !b.candidates.contains(&Candidate::Value(alt.clone())) {
+            // First the other builtin kind (unless it needs a library the
+            // fragment does not use); the subclass stays next in line.
+            if buildable(&alt) && !b.candidates.contains(&Candidate::Value(alt.clone())) {
                 b.candidates.insert(b.choice + 1, Candidate::Value(alt));
-                b.choice += 1;
-                return true;
             }
         }
-        // A builtin value lacks the attribute: a subclass of its type that has it.
-        let member = if called { infer::legacy_method(base, attr).unwrap_or(member) } else { member };
-        let (attrs, methods) = if called { (vec![], vec![(attr.to_string(), member)]) } else { (vec![(attr.to_string(), member)], vec![]) };
-        let derived = Value::Derived { class, base: base.into(), value: Box::new(current.clone()), attrs, methods };
-        b.candidates.insert(b.choice + 1, Candidate::Value(derived));
         b.choice += 1;
         return true;
     }
@@ -1365,6 +1382,23 @@ fn grow(b: &mut Binding) -> bool {
     true
 }
 
+/// The top-level module an import statement imports from.
+fn import_top(stmt: &str) -> &str {
+    let module = stmt.strip_prefix("import ").or_else(|| stmt.strip_prefix("from ")).unwrap_or_default();
+    let first = module.split([' ', ',']).next().unwrap_or_default();
+    first.split('.').next().unwrap_or_default()
+}
+
+/// Whether a value can be built here: what it imports is the standard
+/// library or something the fragment imports itself (so it is installed).
+fn buildable(ctx: &Context, v: &Value) -> bool {
+    let mut imports = Vec::new();
+    v.imports(&mut imports);
+    imports.iter().map(|i| import_top(i)).all(|top| {
+        ctx.stdlib.contains(top) || ctx.analysis.imports.iter().any(|imp| imp.module.split('.').next() == Some(top))
+    })
+}
+
 /// The two lengths a length-mismatch message names, when it names two.
 fn mismatched_lengths(message: &str) -> Option<(usize, usize)> {
     if !message.to_lowercase().contains("length") {
@@ -1427,7 +1461,7 @@ fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &st
 }
 
 fn retype(v: &mut Value, bad: Option<&str>, want: &Wanted, name: &str, usage: &Usage, depth: usize) -> bool {
-    if depth > 3 {
+    if depth > 5 {
         return false;
     }
     if bad.map_or(depth == 0, |t| v.type_name() == t) {
@@ -1714,7 +1748,7 @@ mod tests {
         assert!(add_key(&mut b, &KeyLit::Str("b".into())));
         assert_eq!(b.value().unwrap().expr(), "{'a': 1, 'b': 1}");
         let mut o = Binding::new("user", vec![Candidate::Value(Value::Str("Ada".into()))]);
-        assert!(add_member(&mut o, "save", true, &Usage::default(), &Usage::default()));
+        assert!(add_member(&mut o, "save", true, &Usage::default(), &Usage::default(), |_| true));
         assert_eq!(
             o.value().unwrap().definition("user"),
             "class User(str):\n    def save(self, *args, **kwargs):\n        return None\n\n\nuser = User('Ada')"
@@ -1743,6 +1777,14 @@ mod tests {
         assert!(resize(&mut b, (5, 2)));
         assert_eq!(b.value().unwrap().expr(), "[1, 2]");
         assert!(!resize(&mut b, (7, 9)), "neither length is the list's");
+    }
+
+    #[test]
+    fn imports_name_their_top_level_module() {
+        assert_eq!(import_top("import pandas as pd"), "pandas");
+        assert_eq!(import_top("from pandas.tseries import offsets"), "pandas");
+        assert_eq!(import_top("import os, sys"), "os");
+        assert_eq!(import_top("from io import StringIO"), "io");
     }
 
     #[test]
