@@ -32,6 +32,7 @@ mod walker;
 
 pub use facts::*;
 pub(crate) use builtins::is_builtin;
+pub use usage::merge as merge_usage;
 
 use std::collections::HashSet;
 
@@ -91,7 +92,50 @@ pub fn analyze(source: &str) -> Analysis {
         branches,
     };
     keep_reachable_constants(&mut analysis);
+    flow_into_parameters(&mut analysis);
     analysis
+}
+
+/// A free name passed to a function the fragment defines (`def f(handler):
+/// handler.invoke()`, then `f(dispatcher)`) is used the way that function
+/// uses its parameter: its usage gains the parameter's.
+fn flow_into_parameters(a: &mut Analysis) {
+    let functions: Vec<FunctionDef> = a.functions.iter().filter(|f| !f.is_method).cloned().collect();
+    if functions.is_empty() {
+        return;
+    }
+    // Recursive functions (`def walk(node): walk(node.child)`) would feed
+    // each level's usage into the next forever: a few levels are enough.
+    fn flow(u: &mut Usage, functions: &[FunctionDef], depth: usize) {
+        if depth > 4 {
+            return;
+        }
+        let params: Vec<Usage> = u
+            .passed_to
+            .iter()
+            .filter_map(|arg| {
+                let f = functions.iter().find(|f| f.name == arg.callee)?;
+                let p = match (&arg.keyword, arg.position) {
+                    (Some(k), _) => f.params.iter().find(|p| p.name == *k),
+                    (None, Some(i)) => f.params.get(i).filter(|p| p.star.is_empty() && f.params[..i].iter().all(|q| q.star.is_empty())),
+                    _ => None,
+                }?;
+                Some(p.usage.clone())
+            })
+            .collect();
+        for p in &params {
+            usage::merge(u, p);
+        }
+        u.attrs.values_mut().for_each(|x| flow(x, functions, depth + 1));
+        u.subscripts.iter_mut().for_each(|(_, x)| flow(x, functions, depth + 1));
+        u.unpacked_items.iter_mut().for_each(|x| flow(x, functions, depth + 1));
+        for x in [u.returns.as_deref_mut(), u.element.as_deref_mut()].into_iter().flatten() {
+            flow(x, functions, depth + 1);
+        }
+    }
+    for f in a.free_names.iter_mut().chain(&mut a.used_before_bound) {
+        flow(&mut f.usage, &functions, 0);
+    }
 }
 
 /// A value compared with `token.LPAR` can be that constant only where a

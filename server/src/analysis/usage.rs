@@ -126,6 +126,60 @@ pub(crate) fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
     }
 }
 
+/// Everything `from` records, added to `into` (lists stay capped and
+/// without repeats; what both record at the same key merges recursively).
+pub fn merge(into: &mut Usage, from: &Usage) {
+    for (k, v) in &from.attrs {
+        merge(into.attrs.entry(k.clone()).or_default(), v);
+    }
+    for c in &from.calls {
+        push_unique(&mut into.calls, c.clone());
+    }
+    for (k, v) in &from.subscripts {
+        match into.subscripts.iter().position(|(key, _)| key == k) {
+            Some(i) => merge(&mut into.subscripts[i].1, v),
+            None if into.subscripts.len() < CAP => into.subscripts.push((k.clone(), v.clone())),
+            None => {}
+        }
+    }
+    for k in &from.subscript_writes {
+        push_unique(&mut into.subscript_writes, k.clone());
+    }
+    into.attr_writes.extend(from.attr_writes.iter().cloned());
+    for (mine, theirs) in [(&mut into.returns, &from.returns), (&mut into.element, &from.element)] {
+        if let Some(t) = theirs {
+            merge(mine.get_or_insert_with(Default::default), t);
+        }
+    }
+    into.iterated |= from.iterated;
+    if into.unpack.is_none() {
+        into.unpack = from.unpack;
+        into.unpacked_items = from.unpacked_items.clone();
+    }
+    for c in &from.compared {
+        push_unique(&mut into.compared, c.clone());
+    }
+    for a in &from.arithmetic {
+        push_unique(&mut into.arithmetic, a.clone());
+    }
+    into.operators.extend(from.operators.iter().cloned());
+    for e in &from.equals {
+        push_unique(&mut into.equals, e.clone());
+    }
+    for c in &from.contains {
+        push_unique(&mut into.contains, c.clone());
+    }
+    for a in &from.passed_to {
+        push_unique(&mut into.passed_to, a.clone());
+    }
+    into.truth_tested |= from.truth_tested;
+    into.len |= from.len;
+    into.with_ctx |= from.with_ctx;
+    into.awaited |= from.awaited;
+    into.formatted |= from.formatted;
+    into.annotates |= from.annotates;
+}
+
 pub(crate) fn record_call(u: &mut Usage, shape: CallShape) {
     push_unique(&mut u.calls, shape);
 }

@@ -156,6 +156,20 @@ impl Proposer for Deterministic {
                 Some(col) => Some(KeyLit::Str(col.to_string())),
                 None => e.key.as_deref().and_then(parse_literal_key),
             };
+            // `kwds = locals().copy(); del kwds['sep']`: the function the
+            // body was cut from had that parameter; the wrapper gets it.
+            if let (Some(KeyLit::Str(k)), true) = (&key, ctx.analysis.wrap != Wrap::None && ctx.fragment.contains("locals()")) {
+                let is_name = k.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && k.chars().all(|c| c.is_alphanumeric() || c == '_');
+                if is_name && !base.wrapper_params.contains(k) {
+                    let mut p = base.clone();
+                    if p.binding(k).is_none() {
+                        let f = FreeName { name: k.clone(), first_line: line.unwrap_or(1), usage: Usage::default() };
+                        p.bindings.push(binding_for(ctx, &f, true));
+                    }
+                    p.wrapper_params.push(k.clone());
+                    out.push(p);
+                }
+            }
             if let Some(key) = key {
                 for n in &names_on_line {
                     let mut p = base.clone();

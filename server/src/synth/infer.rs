@@ -466,28 +466,7 @@ fn merged_items(u: &Usage) -> Usage {
 }
 
 fn merge_into(into: &mut Usage, from: &Usage) {
-    for (k, v) in &from.attrs {
-        merge_into(into.attrs.entry(k.clone()).or_default(), v);
-    }
-    into.calls.extend(from.calls.iter().cloned());
-    into.subscripts.extend(from.subscripts.iter().cloned());
-    into.iterated |= from.iterated;
-    if into.element.is_none() {
-        into.element = from.element.clone();
-    }
-    if into.unpack.is_none() {
-        into.unpack = from.unpack;
-        into.unpacked_items = from.unpacked_items.clone();
-    }
-    into.compared.extend(from.compared.iter().cloned());
-    into.arithmetic.extend(from.arithmetic.iter().cloned());
-    into.operators.extend(from.operators.iter().cloned());
-    into.equals.extend(from.equals.iter().cloned());
-    into.passed_to.extend(from.passed_to.iter().cloned());
-    into.truth_tested |= from.truth_tested;
-    into.len |= from.len;
-    into.formatted |= from.formatted;
-    into.annotates |= from.annotates;
+    crate::analysis::merge_usage(into, from);
 }
 
 fn list_len(u: &Usage) -> usize {

@@ -770,6 +770,17 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn arguments_take_the_usage_of_the_parameters_they_fill() {
+        let src = "def forward(handler, *rest, mode=1):\n    handler.invoke(mode + 1)\n    return rest\nforward(dispatcher, extra, mode=level)\n";
+        assert!(usage(src, "dispatcher").attrs["invoke"].calls.len() == 1);
+        assert!(usage(src, "level").operators.contains("+") || !usage(src, "level").arithmetic.is_empty());
+        assert!(usage(src, "extra").attrs.is_empty(), "a star parameter is not the argument");
+        // A recursive function's parameter feeds itself: the flow stops.
+        let u = usage("def walk(node):\n    walk(node.child)\nwalk(tree)\n", "tree");
+        assert!(u.attrs.contains_key("child"));
+    }
+
+    #[test]
     fn attribute_writes() {
         let u = usage("self.x = 1\nself.n += 1\n", "self");
         assert_eq!(u.attr_writes.iter().collect::<Vec<_>>(), ["n", "x"]);
