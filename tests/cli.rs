@@ -341,6 +341,14 @@ fn variants_pass_values_that_implement_an_abstract_base_class() {
 }
 
 #[test]
+fn a_name_defined_further_down_takes_that_definition() {
+    let j = fix_checked("tests/fixtures/defined_further_down.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    let prefix = j["prefix"].as_str().unwrap();
+    assert!(prefix.contains(r#"scores = {"ada": [3, 5], "grace": [4, 4, 1]}"#) && prefix.contains("threshold = 2 ** 3"), "{prefix}");
+}
+
+#[test]
 fn installed_fixture_classes_reach_full_coverage() {
     // Failure classes of library values (pandas); they need the packages
     // from PyPI through uv, so a fixture is skipped when they could not be installed.

@@ -53,6 +53,11 @@ pub struct Analysis {
     pub functions: Vec<FunctionDef>,
     /// Classes defined at top level with their methods.
     pub classes: Vec<ClassDef>,
+    /// Names the fragment assigns at top level from an expression that needs
+    /// nothing the fragment defines (literals, displays, calls of dotted names
+    /// from outside: `pd.DataFrame({...})`), first assignment each: the value
+    /// for a name read before that assignment. Source text of the expression.
+    pub literal_assignments: BTreeMap<String, String>,
     /// Lines of `if`/`elif`/`while` conditions and the free names they read
     /// (for evolution: which names feed which branches), in source order.
     pub branches: Vec<Branch>,

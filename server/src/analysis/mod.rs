@@ -21,6 +21,7 @@ mod defs;
 mod facts;
 mod files;
 mod imports;
+mod later_values;
 mod literal;
 mod parse;
 mod scope;
@@ -90,6 +91,7 @@ pub fn analyze(source: &str) -> Analysis {
         functions,
         classes,
         branches,
+        literal_assignments: later_values::literal_assignments(root, &text, &binds),
     };
     keep_reachable_constants(&mut analysis);
     flow_into_parameters(&mut analysis);

@@ -859,6 +859,10 @@ fn capitalize(s: &str) -> String {
 /// well-known library member, else values inferred from its usage.
 fn binding_for(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
     let mut c = Vec::new();
+    // Read before the fragment assigns it a value of its own: that value, moved up.
+    if let Some(code) = ctx.analysis.literal_assignments.get(&f.name) {
+        c.push(Candidate::Value(Value::Expr { code: code.clone(), imports: vec![] }));
+    }
     if let Some(kind) = annotated_kind(ctx, &f.usage) {
         c.push(Candidate::Value(infer::value_of_kind(kind, &f.name, &f.usage)));
     }

@@ -214,7 +214,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     for arg in &u.passed_to {
         if let Some(k) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             let k = match k {
-                "path" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" => "str",
+                "path" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" => "str",
                 "number-list" | "iterable" | "command" | "records" => "list",
                 // `len` fits strings, lists and dicts alike: `u.len` scores it.
                 "sized" => continue,
@@ -324,6 +324,7 @@ fn string_for(name: &str, u: &Usage) -> String {
             Some("command-str") => return "echo hello".into(),
             // An attribute name: a prefix can give the object that member.
             Some("attr-name") => return "name".into(),
+            Some("agg-name") => return "sum".into(),
             Some("int") => return "42".into(),
             _ => {}
         }
