@@ -644,9 +644,10 @@ fn members(u: &Usage, depth: usize) -> (Vec<(String, Value)>, Vec<(String, Value
             methods.push((a.clone(), Value::Function { returns: Box::new(ret), is_async: awaited }));
         } else {
             let v = if has_evidence(au) { best(a, au, depth + 1) } else { Value::Str(a.clone()) };
-            // An attribute holding a class or function has no literal spelling.
+            // A class is written as a nested class and a function as a
+            // lambda; a coroutine function has no inline spelling.
             let v = match v {
-                Value::Function { .. } | Value::Class { .. } => Value::Anything,
+                Value::Function { is_async: true, .. } => Value::Anything,
                 v => v,
             };
             attrs.push((a.clone(), v));

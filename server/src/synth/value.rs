@@ -420,7 +420,14 @@ fn members_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Va
         s.push_str("\n    def __init__(self, *args, **kwargs):\n        pass\n");
     }
     for (a, v) in attrs {
-        s.push_str(&format!("\n    {a} = {}", v.expr()));
+        match v {
+            // `isinstance(agent, self.TunnelingAgent)`: a class held by the object.
+            Value::Class { .. } => {
+                let nested = v.own_definition(a).lines().map(|l| if l.is_empty() { String::new() } else { format!("    {l}") }).collect::<Vec<_>>().join("\n");
+                s.push_str(&format!("\n{nested}\n"));
+            }
+            _ => s.push_str(&format!("\n    {a} = {}", v.expr())),
+        }
     }
     for (m, v) in methods {
         if !attrs.is_empty() || !s.ends_with(':') {
@@ -534,6 +541,17 @@ mod tests {
         assert_eq!(Value::Set(vec![]).expr(), "set()");
         let d = Value::Dict(vec![(Value::Str("a".into()), Value::List(vec![Value::Int(1), Value::None]))]);
         assert_eq!(d.definition("d"), "d = {'a': [1, None]}");
+    }
+
+    #[test]
+    fn a_class_held_by_an_object_is_a_nested_class() {
+        let o = Value::Object {
+            class: "Handler".into(),
+            attrs: vec![("Agent".into(), Value::Class { attrs: vec![], methods: vec![] }), ("timeout".into(), Value::Int(3))],
+            methods: vec![],
+        };
+        let src = o.definition("handler");
+        assert!(src.starts_with("class Handler:\n    class Agent:\n        def __init__(self, *args, **kwargs):\n            self.__dict__.update(kwargs)\n\n    timeout = 3"), "{src}");
     }
 
     #[test]
