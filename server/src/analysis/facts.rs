@@ -58,6 +58,9 @@ pub struct Analysis {
     /// from outside: `pd.DataFrame({...})`), first assignment each: the value
     /// for a name read before that assignment. Source text of the expression.
     pub literal_assignments: BTreeMap<String, String>,
+    /// How names bound by `from m import name` (by their alias) are used,
+    /// for modules a prefix creates when they are not installed.
+    pub imported_usage: BTreeMap<String, Usage>,
     /// Lines of `if`/`elif`/`while` conditions and the free names they read
     /// (for evolution: which names feed which branches), in source order.
     pub branches: Vec<Branch>,

@@ -35,7 +35,7 @@ pub use facts::*;
 pub(crate) use builtins::is_builtin;
 pub use usage::merge as merge_usage;
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 
 /// Analyse a fragment. Never fails: syntax errors are reported in
 /// [`Analysis::syntax_errors`] and the rest is computed on a best-effort basis.
@@ -49,6 +49,19 @@ pub fn analyze(source: &str) -> Analysis {
     let mut walk = walker::Walker::new(&text, &binds, wrap != Wrap::None);
     walk.block(root);
     let resolved = scope::resolve(&walk.reads, &binds, &mut walk.store);
+
+    // What the fragment does with names it imports from a module (a module
+    // the prefix may have to create: `reactor.callLater(...)`).
+    let mut imported_usage = BTreeMap::new();
+    for imp in binds.imports.iter().filter(|i| i.is_from) {
+        for (n, alias) in imp.names.iter().filter(|(n, _)| n != "*") {
+            let bound = alias.as_deref().unwrap_or(n);
+            let u = walk.store.take(&usage::Root::Name(bound.to_string()));
+            if u != Usage::default() {
+                imported_usage.insert(bound.to_string(), u);
+            }
+        }
+    }
 
     let (functions, classes) = defs::definitions(root, &text, &mut |def_id| {
         let roots = walk.params.get(&def_id).cloned().unwrap_or_default();
@@ -92,6 +105,7 @@ pub fn analyze(source: &str) -> Analysis {
         classes,
         branches,
         literal_assignments: later_values::literal_assignments(root, &text, &binds),
+        imported_usage,
     };
     keep_reachable_constants(&mut analysis);
     flow_into_parameters(&mut analysis);

@@ -917,10 +917,17 @@ fn crate_dist_unknown(module: &str) -> bool {
 fn local_module(ctx: &Context, module: &str) -> LocalModule {
     let mut m = LocalModule { name: module.to_string(), members: Vec::new() };
     for imp in ctx.analysis.imports.iter().filter(|i| i.is_from && i.module == module) {
-        for (name, _) in &imp.names {
-            if name != "*" {
-                m.members.push((name.clone(), member_value(name, true)));
+        for (name, alias) in &imp.names {
+            if name == "*" {
+                continue;
             }
+            // Used with members of its own (`reactor.callLater(...)`): an object that has them.
+            let usage = ctx.analysis.imported_usage.get(alias.as_deref().unwrap_or(name));
+            let value = match usage {
+                Some(u) if !u.attrs.is_empty() && u.calls.is_empty() && !name.starts_with(char::is_uppercase) => infer::best(name, u, 1),
+                _ => member_value(name, true),
+            };
+            m.members.push((name.clone(), value));
         }
     }
     m

@@ -133,10 +133,25 @@ impl Prefix {
     /// Every file the program needs: resources and local modules.
     pub fn all_resources(&self) -> Vec<Resource> {
         let mut out = self.resources.clone();
+        // A module that turned out to be a package too (`twisted`, then
+        // `twisted.internet`) is that package's `__init__.py`.
+        let packages: Vec<String> = self
+            .modules
+            .iter()
+            .flat_map(|m| {
+                let parts: Vec<&str> = m.name.split('.').collect();
+                (1..parts.len()).map(move |i| parts[..i].join("/"))
+            })
+            .collect();
         for m in &self.modules {
-            for f in m.files() {
-                if !out.iter().any(|r| r.path == f.path) {
-                    out.push(f);
+            for mut f in m.files() {
+                if f.path.strip_suffix(".py").is_some_and(|stem| packages.iter().any(|p| p == stem)) {
+                    f.path = format!("{}/__init__.py", &f.path[..f.path.len() - 3]);
+                }
+                match out.iter_mut().find(|r| r.path == f.path) {
+                    Some(r) if r.content.is_empty() => *r = f,
+                    Some(_) => {}
+                    None => out.push(f),
                 }
             }
         }
@@ -312,6 +327,17 @@ mod tests {
         let defs = vec![("e", "class E(Failure):\n    pass\n\n\ne = E()".to_string()), ("n", "n = 3".to_string()), ("Failure", "class Failure(Exception):\n    pass".to_string())];
         let order = in_dependency_order(defs);
         assert!(order[0].starts_with("n = 3") && order[1].starts_with("class Failure") && order[2].starts_with("class E"), "{order:?}");
+    }
+
+    #[test]
+    fn a_module_that_is_also_a_package_is_its_init() {
+        let mut p = Prefix::default();
+        p.modules.push(LocalModule { name: "twisted".into(), members: vec![("deferLater".into(), Value::Int(1))] });
+        p.modules.push(LocalModule { name: "twisted.internet".into(), members: vec![] });
+        let paths: Vec<String> = p.all_resources().into_iter().map(|r| r.path).collect();
+        assert_eq!(paths, ["twisted/__init__.py", "twisted/internet.py"]);
+        let init = p.all_resources().into_iter().find(|r| r.path == "twisted/__init__.py").unwrap();
+        assert!(String::from_utf8(init.content).unwrap().contains("deferLater = 1"));
     }
 
     #[test]
