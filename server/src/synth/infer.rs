@@ -214,7 +214,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     for arg in &u.passed_to {
         if let Some(k) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             let k = match k {
-                "path" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" => "str",
+                "path" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" => "str",
                 "number-list" | "iterable" | "command" | "records" => "list",
                 // `len` fits strings, lists and dicts alike: `u.len` scores it.
                 "sized" => continue,
@@ -325,6 +325,8 @@ fn string_for(name: &str, u: &Usage) -> String {
             // An attribute name: a prefix can give the object that member.
             Some("attr-name") => return "name".into(),
             Some("agg-name") => return "sum".into(),
+            // A module every interpreter has.
+            Some("module-name") => return "json".into(),
             Some("int") => return "42".into(),
             _ => {}
         }
