@@ -1415,12 +1415,15 @@ fn import_top(stmt: &str) -> &str {
 }
 
 /// Whether a value can be built here: what it imports is the standard
-/// library or something the fragment imports itself (so it is installed).
+/// library, something the fragment imports, or the library of an alias or
+/// a well-known name it uses (`pd`, `DataFrame`): what the environment installs.
 fn buildable(ctx: &Context, v: &Value) -> bool {
     let mut imports = Vec::new();
     v.imports(&mut imports);
     imports.iter().map(|i| import_top(i)).all(|top| {
-        ctx.stdlib.contains(top) || ctx.analysis.imports.iter().any(|imp| imp.module.split('.').next() == Some(top))
+        ctx.stdlib.contains(top)
+            || ctx.analysis.imports.iter().any(|imp| imp.module.split('.').next() == Some(top))
+            || ctx.analysis.free_names.iter().filter_map(|f| conventional_import(&f.name).or_else(|| well_known_import(&f.name))).any(|stmt| import_top(stmt) == top)
     })
 }
 
@@ -1802,6 +1805,19 @@ mod tests {
         assert!(resize(&mut b, (5, 2)));
         assert_eq!(b.value().unwrap().expr(), "[1, 2]");
         assert!(!resize(&mut b, (7, 9)), "neither length is the list's");
+    }
+
+    #[test]
+    fn a_value_is_buildable_with_the_libraries_the_fragment_uses() {
+        let stdlib: std::collections::BTreeSet<String> = ["io".to_string()].into();
+        let series = Value::Expr { code: "pd.Series([1])".into(), imports: vec!["import pandas as pd".into()] };
+        let buffer = Value::Expr { code: "io.BytesIO()".into(), imports: vec!["import io".into()] };
+        for (src, pandas_there) in [("print(pd.__version__)\n", true), ("from pandas import concat\n", true), ("x.name\n", false)] {
+            let analysis = crate::analysis::analyze(src);
+            let ctx = Context { fragment: src, analysis: &analysis, stdlib: &stdlib };
+            assert_eq!(buildable(&ctx, &series), pandas_there, "{src}");
+            assert!(buildable(&ctx, &buffer));
+        }
     }
 
     #[test]
