@@ -214,7 +214,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     for arg in &u.passed_to {
         if let Some(k) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             let k = match k {
-                "path" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" => "str",
+                "path" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" => "str",
                 "number-list" | "iterable" | "command" | "records" => "list",
                 // `len` fits strings, lists and dicts alike: `u.len` scores it.
                 "sized" => continue,
@@ -289,7 +289,7 @@ fn name_kind(name: &str) -> &'static str {
         "series"
     } else if has(&["n", "i", "j", "k", "x", "y", "num", "count", "size", "length", "idx", "index", "total", "age", "year", "port"]) {
         "int"
-    } else if n.ends_with("string") || n.ends_with("text") || has(&["s", "str", "text", "string", "name", "line", "word", "msg", "message", "url", "path", "file", "filename", "key", "title", "label", "sentence", "word"]) {
+    } else if n.ends_with("string") || n.ends_with("text") || n.ends_with("encoding") || has(&["s", "str", "text", "string", "name", "line", "word", "msg", "message", "url", "path", "file", "filename", "key", "title", "label", "sentence", "word", "charset"]) {
         "str"
     } else if n.ends_with('s') && n.len() > 2 || has(&["lst", "arr", "array", "items", "list"]) {
         "list"
@@ -325,6 +325,7 @@ fn string_for(name: &str, u: &Usage) -> String {
             // An attribute name: a prefix can give the object that member.
             Some("attr-name") => return "name".into(),
             Some("agg-name") => return "sum".into(),
+            Some("encoding") => return "utf-8".into(),
             // A module every interpreter has.
             Some("module-name") => return "json".into(),
             Some("int") => return "42".into(),
@@ -339,7 +340,9 @@ fn string_for(name: &str, u: &Usage) -> String {
     }
     let n = name.to_lowercase();
     let pick = |words: &[&str]| words.iter().any(|w| n.contains(w));
-    if pick(&["url", "link", "href", "endpoint"]) {
+    if pick(&["encoding", "charset", "codec"]) {
+        "utf-8".into()
+    } else if pick(&["url", "link", "href", "endpoint"]) {
         "https://example.com/api/items".into()
     } else if pick(&["path", "file", "fname"]) {
         format!("{}.txt", ident_base(name, "data"))
