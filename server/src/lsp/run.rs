@@ -295,7 +295,14 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     let result = loop {
         tokio::select! {
             Some(message) = rx.recv() => progress.report(message).await,
-            r = &mut job => break Some(r),
+            r = &mut job => {
+                // `select!` picks among ready branches at random: what the
+                // engine reported just before it finished is still queued.
+                while let Ok(message) = rx.try_recv() {
+                    progress.report(message).await;
+                }
+                break Some(r);
+            }
             _ = handle.cancel.cancelled() => break None,
         }
     };
