@@ -4,6 +4,7 @@
 //! is the value a person would move up to define the name.
 
 use super::bindings::Bindings;
+use super::imports::bound_names;
 use super::literal::{named, text};
 use super::tree::Node;
 use std::collections::BTreeMap;
@@ -15,17 +16,9 @@ const MAX_LEN: usize = 600;
 pub(crate) fn literal_assignments(root: Node, src: &str, binds: &Bindings) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     // A fragment name other than an import is not there yet when the prefix runs.
-    let local = |n: &str| binds.names.contains_key(n) && !binds.imports.iter().any(|i| bound_by(i, n));
+    let local = |n: &str| binds.names.contains_key(n) && !binds.imports.iter().any(|i| bound_names(i).iter().any(|b| b == n));
     visit(root, src, &local, &mut out);
     out
-}
-
-fn bound_by(i: &super::facts::Import, name: &str) -> bool {
-    match (&i.alias, i.is_from) {
-        (Some(a), false) => a == name,
-        (None, false) => i.module.split('.').next() == Some(name),
-        (_, true) => i.names.iter().any(|(n, a)| a.as_deref().unwrap_or(n) == name),
-    }
 }
 
 fn visit(node: Node, src: &str, local: &dyn Fn(&str) -> bool, out: &mut BTreeMap<String, String>) {

@@ -53,13 +53,10 @@ pub fn analyze(source: &str) -> Analysis {
     // What the fragment does with names it imports from a module (a module
     // the prefix may have to create: `reactor.callLater(...)`).
     let mut imported_usage = BTreeMap::new();
-    for imp in binds.imports.iter().filter(|i| i.is_from) {
-        for (n, alias) in imp.names.iter().filter(|(n, _)| n != "*") {
-            let bound = alias.as_deref().unwrap_or(n);
-            let u = walk.store.take(&usage::Root::Name(bound.to_string()));
-            if u != Usage::default() {
-                imported_usage.insert(bound.to_string(), u);
-            }
+    for bound in binds.imports.iter().filter(|i| i.is_from).flat_map(imports::bound_names) {
+        let u = walk.store.take(&usage::Root::Name(bound.clone()));
+        if u != Usage::default() {
+            imported_usage.insert(bound, u);
         }
     }
 
@@ -142,12 +139,7 @@ fn flow_into_parameters(a: &mut Analysis) {
         for p in &params {
             usage::merge(u, p);
         }
-        u.attrs.values_mut().for_each(|x| flow(x, functions, depth + 1));
-        u.subscripts.iter_mut().for_each(|(_, x)| flow(x, functions, depth + 1));
-        u.unpacked_items.iter_mut().for_each(|x| flow(x, functions, depth + 1));
-        for x in [u.returns.as_deref_mut(), u.element.as_deref_mut()].into_iter().flatten() {
-            flow(x, functions, depth + 1);
-        }
+        usage::children_mut(u).for_each(|x| flow(x, functions, depth + 1));
     }
     for f in a.free_names.iter_mut().chain(&mut a.used_before_bound) {
         flow(&mut f.usage, &functions, 0);
@@ -161,12 +153,7 @@ fn keep_reachable_constants(a: &mut Analysis) {
     let free: HashSet<String> = a.free_names.iter().map(|f| f.name.clone()).collect();
     fn prune(u: &mut Usage, free: &HashSet<String>) {
         u.equals.retain(|c| c.split('.').next().is_some_and(|root| free.contains(root)));
-        u.attrs.values_mut().for_each(|x| prune(x, free));
-        u.subscripts.iter_mut().for_each(|(_, x)| prune(x, free));
-        u.unpacked_items.iter_mut().for_each(|x| prune(x, free));
-        for x in [u.returns.as_deref_mut(), u.element.as_deref_mut()].into_iter().flatten() {
-            prune(x, free);
-        }
+        usage::children_mut(u).for_each(|x| prune(x, free));
     }
     let params = a.functions.iter_mut().chain(a.classes.iter_mut().flat_map(|c| c.methods.iter_mut())).flat_map(|f| f.params.iter_mut()).map(|p| &mut p.usage);
     let names = a.free_names.iter_mut().chain(&mut a.used_before_bound).chain(&mut a.builtins_read).map(|f| &mut f.usage);

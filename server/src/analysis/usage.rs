@@ -126,6 +126,17 @@ pub(crate) fn push_unique<T: PartialEq>(list: &mut Vec<T>, item: T) {
     }
 }
 
+/// The usages one level inside `u`: members, subscript items, unpacked
+/// items, what a call returns, an element.
+pub(crate) fn children_mut(u: &mut Usage) -> impl Iterator<Item = &mut Usage> {
+    u.attrs
+        .values_mut()
+        .chain(u.subscripts.iter_mut().map(|(_, x)| x))
+        .chain(u.unpacked_items.iter_mut())
+        .chain(u.returns.as_deref_mut())
+        .chain(u.element.as_deref_mut())
+}
+
 /// Everything `from` records, added to `into` (lists stay capped and
 /// without repeats; what both record at the same key merges recursively).
 pub fn merge(into: &mut Usage, from: &Usage) {

@@ -1408,10 +1408,9 @@ fn grow(b: &mut Binding) -> bool {
 }
 
 /// The top-level module an import statement imports from.
-fn import_top(stmt: &str) -> &str {
-    let module = stmt.strip_prefix("import ").or_else(|| stmt.strip_prefix("from ")).unwrap_or_default();
-    let first = module.split([' ', ',']).next().unwrap_or_default();
-    first.split('.').next().unwrap_or_default()
+fn import_top(stmt: &str) -> String {
+    let module = module_of_import(stmt).unwrap_or_default();
+    module.split('.').next().unwrap_or_default().to_string()
 }
 
 /// Whether a value can be built here: what it imports is the standard
@@ -1421,8 +1420,8 @@ fn buildable(ctx: &Context, v: &Value) -> bool {
     let mut imports = Vec::new();
     v.imports(&mut imports);
     imports.iter().map(|i| import_top(i)).all(|top| {
-        ctx.stdlib.contains(top)
-            || ctx.analysis.imports.iter().any(|imp| imp.module.split('.').next() == Some(top))
+        ctx.stdlib.contains(&top)
+            || ctx.analysis.imports.iter().any(|imp| imp.module.split('.').next() == Some(top.as_str()))
             || ctx.analysis.free_names.iter().filter_map(|f| conventional_import(&f.name).or_else(|| well_known_import(&f.name))).any(|stmt| import_top(stmt) == top)
     })
 }

@@ -465,14 +465,10 @@ fn merged_items(u: &Usage) -> Usage {
     let mut m = u.element.as_deref().cloned().unwrap_or_default();
     for (k, item) in &u.subscripts {
         if matches!(k, Key::Int(_) | Key::Expr(_)) {
-            merge_into(&mut m, item);
+            crate::analysis::merge_usage(&mut m, item);
         }
     }
     m
-}
-
-fn merge_into(into: &mut Usage, from: &Usage) {
-    crate::analysis::merge_usage(into, from);
 }
 
 fn list_len(u: &Usage) -> usize {
