@@ -9,6 +9,7 @@ use super::knowledge::{self, kinds, well_known_import};
 use super::prefix::{module_of_import, names_bound_by_import, Binding, Candidate, LocalModule, Prefix};
 use super::resources::{directory_for, resource_for};
 use super::session::{Attempt, Context};
+use super::string_shapes;
 use super::value::{self, Value};
 use super::type_wants::{self, Wanted};
 use super::Proposer;
@@ -1104,6 +1105,9 @@ fn glob_patterns(fragment: &str) -> Vec<String> {
     out
 }
 
+/// Methods that fill a collection with their arguments.
+const MUTATORS: [&str; 6] = ["update", "extend", "append", "add", "insert", "setdefault"];
+
 /// Prefix names the failing line depends on: read there directly, or
 /// through fragment variables assigned from them (a short backward slice).
 fn related_bindings(ctx: &Context, prefix: &Prefix, line: u32) -> Vec<String> {
@@ -1124,6 +1128,12 @@ fn related_bindings(ctx: &Context, prefix: &Prefix, line: u32) -> Vec<String> {
             for (l, names) in &ctx.analysis.assigned {
                 if *l <= line && names.contains(&name) {
                     next.extend(identifiers(ctx.line_text(*l)));
+                }
+            }
+            // Filled in place (`merged.update(mapping)`, `out.append(item)`).
+            for text in ctx.fragment.lines().take(line as usize) {
+                if MUTATORS.iter().any(|m| text.trim_start().starts_with(&format!("{name}.{m}("))) {
+                    next.extend(identifiers(text));
                 }
             }
         }
@@ -1591,6 +1601,21 @@ fn falsy(v: &Value) -> Option<Value> {
     })
 }
 
+/// Strings shaped for the tests the condition's own line makes on names other
+/// than the collection's: where its items or keys may flow (at most two).
+fn items_shaped(collection: &str, item: &str, condition: &str) -> Vec<String> {
+    let test = condition.lines().next().unwrap_or("");
+    let mut out = Vec::new();
+    for n in identifiers(test).iter().filter(|n| *n != collection) {
+        for s in string_shapes::shaped(n, item, condition) {
+            if !out.contains(&s) && out.len() < 2 {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
 /// Other values of a binding that may take a branch the other way.
 fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
     let mut lits: Vec<Literal> = Vec::new();
@@ -1631,8 +1656,9 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         }
         Value::Float(f) => vec![Value::Float(0.0), Value::Float(-f), Value::Float(f * 100.0)],
         Value::Bool(x) => vec![Value::Bool(!x)],
-        Value::Str(_) => {
-            let mut a = vec![Value::Str(String::new())];
+        Value::Str(s) => {
+            let mut a: Vec<Value> = string_shapes::shaped(&b.name, s, condition).into_iter().map(Value::Str).collect();
+            a.push(Value::Str(String::new()));
             a.extend(lits.iter().filter_map(|l| if let Literal::Str(s) = l { Some(Value::Str(s.clone())) } else { None }));
             a.push(Value::Str("42".into()));
             a
@@ -1652,6 +1678,14 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
                 *with.last_mut().unwrap() = f;
                 a.push(Value::List(with));
             }
+            // Its items reach a name the condition tests (`for w in words: if w.isupper()`).
+            if let Some(Value::Str(last)) = items.last() {
+                for shaped in items_shaped(&b.name, last, condition) {
+                    let mut with = items.clone();
+                    *with.last_mut().unwrap() = Value::Str(shaped);
+                    a.push(Value::List(with));
+                }
+            }
             a
         }
         Value::Dict(kv) => {
@@ -1663,6 +1697,16 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
                 let mut with = kv.clone();
                 with.last_mut().unwrap().1 = f;
                 a.push(Value::Dict(with));
+            }
+            // Its keys reach a name the condition tests (`for key in d: if key.isupper()`).
+            if let Some((Value::Str(k), _)) = kv.first() {
+                for shaped in items_shaped(&b.name, k, condition) {
+                    if !kv.iter().any(|(x, _)| *x == Value::Str(shaped.clone())) {
+                        let mut with = kv.clone();
+                        with[0].0 = Value::Str(shaped);
+                        a.push(Value::Dict(with));
+                    }
+                }
             }
             a
         }
@@ -1712,6 +1756,20 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
                     if v != **returns && std::mem::discriminant(&v) == std::mem::discriminant(&**returns) {
                         a.push(answers_in_turn(&b.name, &[v, (**returns).clone()]));
                     }
+                }
+            }
+            a
+        }
+        // Unpacked (`this, other = self.align(o)`; `if len(this) == 0`): each
+        // item varied alone, the length kept so the unpacking still fits.
+        Value::Tuple(items) if items.len() <= 4 => {
+            let mut a = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                let inner = Binding::new(format!("{}[{i}]", b.name), vec![Candidate::Value(item.clone())]);
+                for alt in alternatives(&inner, condition).into_iter().take(3) {
+                    let mut with = items.clone();
+                    with[i] = alt;
+                    a.push(Value::Tuple(with));
                 }
             }
             a

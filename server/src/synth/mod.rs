@@ -11,6 +11,7 @@ pub mod prefix;
 pub mod resources;
 pub mod search;
 pub mod session;
+mod string_shapes;
 pub mod type_wants;
 pub mod value;
 
