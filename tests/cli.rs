@@ -371,6 +371,35 @@ fn installed_fixture_classes_reach_full_coverage() {
 }
 
 #[test]
+fn a_library_asking_for_an_optional_dependency_gets_it() {
+    // pandas' Styler imports Jinja2 only when `.style` is used: the first
+    // environment (pandas) stops there, the second one adds Jinja2. Reaches
+    // PyPI through uv; skipped when pandas could not be installed (no network).
+    let path = repo().join("tests/fixtures/optional/styled_table.py");
+    let (_, json) = fix_file(&path, &["--install"]);
+    let j = json.unwrap();
+    if !j["missing_packages"].as_array().unwrap().is_empty() {
+        eprintln!("note: pandas could not be installed ({}), skipping", j["failed_packages"]);
+        return;
+    }
+    assert_contract(&j);
+    let optional = &j["optional"][0];
+    assert_eq!(optional["distribution"], "Jinja2", "{j}");
+    assert_eq!(optional["library"], "pandas", "{optional}");
+    assert_eq!(optional["used"], true, "{optional}");
+    assert!(optional["reason"].as_str().unwrap().contains("jinja2"), "{optional}");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["coverage"]["ratio"], 1.0, "{j}");
+    assert!(j["packages"].as_array().unwrap().iter().any(|p| p == "Jinja2"), "{}", j["packages"]);
+    // The prefix is the fragment's own: the real DataFrame, no stand-in.
+    assert!(j["names"].as_array().unwrap().is_empty(), "{}", j["names"]);
+    if let Some(m) = measure(&path, &j) {
+        assert_eq!(m["ok"], true, "{m}");
+        assert_eq!(m["ratio"], 1.0, "{m}");
+    }
+}
+
+#[test]
 fn the_program_runs_as_main_like_python_would_run_it() {
     // Pickling a function and inspecting sys.modules[__name__] need the
     // program to be the real __main__ module. (shared/bench/measure.py runs

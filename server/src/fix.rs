@@ -4,10 +4,10 @@
 
 use crate::analysis::{self, Analysis, Wrap};
 use crate::env::{self, EnvError, EnvManager, Environment, LegacyPlan, Toolchain};
-use crate::exec::{ExecConfig, ExecError, Executor, Limits, RunStatus, SandboxMode, WorkerPool};
+use crate::exec::{ExceptionInfo, ExecConfig, ExecError, Executor, Limits, RunStatus, SandboxMode, WorkerPool};
 use crate::knowledge;
 use crate::program;
-use crate::report::{ErrorInfo, FixReport, LegacyReport, ResourceFile, Stats, Status, Variant};
+use crate::report::{ErrorInfo, FixReport, LegacyReport, OptionalReport, ResourceFile, Stats, Status, Variant};
 use crate::synth::deterministic::Deterministic;
 use crate::synth::search::{self, Progress, SearchResult};
 use crate::synth::session::{Context, Session};
@@ -116,15 +116,47 @@ impl Engine {
         modules.extend(proposer.initial(&ctx).imported_modules());
         let plan = env::plan_imports(&modules, &self.stdlib);
         let environment = self.envs.prepare(&plan.distributions, opts.install)?;
-        let pool = self.pool(&environment.python)?;
-        let mut session = Session::new(ctx, pool.as_ref(), opts.budget, opts.max_runs);
-        let result = search::search(&mut session, &proposer, progress)?;
-        let mut executions = session.executions;
-        let mut chosen = Searched { environment, pool, result };
+        let searched = self.search_in(environment, &fragment, &analysis, opts.budget, opts.max_runs, progress)?;
+        let mut executions = searched.executions;
+        let mut library_errors = searched.library_errors.clone();
+        let mut chosen = searched;
+        let mut distributions = plan.distributions.clone();
+        // Optional dependencies: a library said it needs a distribution it
+        // imports on demand (`df.style` wants Jinja2); search again with it.
+        let mut optional: Vec<OptionalReport> = Vec::new();
+        while optional.len() < 2 {
+            let Some(dep) = self.optional_plan(&chosen, &library_errors, &distributions, opts, progress) else { break };
+            if optional.iter().any(|o| o.distribution == dep.distribution) {
+                break;
+            }
+            let mut report = OptionalReport { distribution: dep.distribution.clone(), library: dep.library, reason: dep.reason, used: false, error: None };
+            let mut with = distributions.clone();
+            with.insert(dep.distribution);
+            match self.envs.prepare(&with, true) {
+                Ok(fuller) if fuller.missing.is_empty() => {
+                    let budget = opts.budget.saturating_sub(started.elapsed()).max(opts.budget / 3);
+                    let searched = self.search_in(fuller, &fragment, &analysis, budget, opts.max_runs, progress)?;
+                    executions += searched.executions;
+                    library_errors = searched.library_errors.clone();
+                    if searched.result.best.score() > chosen.result.best.score() {
+                        report.used = true;
+                        chosen = searched;
+                        distributions = with;
+                    }
+                }
+                Ok(fuller) => report.error = Some(install_failure(&fuller)),
+                Err(e) => report.error = Some(e.to_string()),
+            }
+            let stop = !report.used;
+            optional.push(report);
+            if stop {
+                break;
+            }
+        }
         let mut legacy = None;
         // The version fallback: when the newest releases fail with what looks
         // like an API they no longer have, search again with older ones.
-        if let Some(legacy_plan) = self.legacy_plan(&chosen, &plan.distributions, opts, progress) {
+        if let Some(legacy_plan) = self.legacy_plan(&chosen, &distributions, opts, progress) {
             let newest_covered = chosen.result.best.coverage.covered.len();
             let mut report = LegacyReport {
                 constraints: legacy_plan.constraints.clone(),
@@ -135,39 +167,31 @@ impl Engine {
                 legacy_covered: None,
                 error: None,
             };
-            match self.envs.prepare_constrained(&plan.distributions, &legacy_plan.constraints, true) {
+            match self.envs.prepare_constrained(&distributions, &legacy_plan.constraints, true) {
                 Ok(older) if older.missing.is_empty() => {
-                    let pool = self.pool(&older.python)?;
                     // What is left of the budget, and at least a third of it.
                     let budget = opts.budget.saturating_sub(started.elapsed()).max(opts.budget / 3);
-                    let ctx = Context { fragment: &fragment, analysis: &analysis, stdlib: &self.stdlib };
-                    let mut session = Session::new(ctx, pool.as_ref(), budget, opts.max_runs);
-                    let result = search::search(&mut session, &proposer, progress)?;
-                    executions += session.executions;
                     let versions = env::installed_versions(&older.venv);
+                    let searched = self.search_in(older, &fragment, &analysis, budget, opts.max_runs, progress)?;
+                    executions += searched.executions;
                     report.versions = legacy_plan
                         .constraints
                         .iter()
                         .filter_map(|c| knowledge::requirement_name(c))
                         .filter_map(|n| Some((n.to_string(), versions.get(&knowledge::normalize_distribution(n))?.clone())))
                         .collect();
-                    report.legacy_covered = Some(result.best.coverage.covered.len());
-                    if result.best.score() > chosen.result.best.score() {
+                    report.legacy_covered = Some(searched.result.best.coverage.covered.len());
+                    if searched.result.best.score() > chosen.result.best.score() {
                         report.used = true;
-                        chosen = Searched { environment: older, pool, result };
+                        chosen = searched;
                     }
                 }
-                Ok(older) => {
-                    report.error = Some(match older.failed.first() {
-                        Some((dist, why)) => format!("could not install {dist}: {why}"),
-                        None => format!("could not install {}", older.missing.join(", ")),
-                    })
-                }
+                Ok(older) => report.error = Some(install_failure(&older)),
                 Err(e) => report.error = Some(e.to_string()),
             }
             legacy = Some(report);
         }
-        let Searched { environment, pool, result } = chosen;
+        let Searched { environment, pool, result, .. } = chosen;
         let packages = match &legacy {
             Some(l) if l.used => pinned_packages(&environment, &l.versions),
             _ => environment.installed.clone(),
@@ -208,11 +232,30 @@ impl Engine {
             unknown_imports: plan.unknown.clone(),
             failed_packages: environment.failed.clone(),
             legacy,
+            optional,
             wrapped: best.program.wrapped,
             containment: Some(pool.containment()),
             stdout: best.outcome.stdout.clone(),
             stderr: best.outcome.stderr.clone(),
         })
+    }
+
+    /// Run the search in `environment` with `budget` and at most `max_runs` runs.
+    fn search_in(&self, environment: Environment, fragment: &str, analysis: &Analysis, budget: Duration, max_runs: usize, progress: &dyn Progress) -> Result<Searched, FixError> {
+        let pool = self.pool(&environment.python)?;
+        let ctx = Context { fragment, analysis, stdlib: &self.stdlib };
+        let mut session = Session::new(ctx, pool.as_ref(), budget, max_runs);
+        let result = search::search(&mut session, &Deterministic, progress)?;
+        Ok(Searched { executions: session.executions, library_errors: std::mem::take(&mut session.library_errors), environment, pool, result })
+    }
+
+    /// The optional dependency to add, when a library asked for one in any
+    /// run of the last search, and installing is allowed.
+    fn optional_plan(&self, searched: &Searched, errors: &[ExceptionInfo], distributions: &BTreeSet<String>, opts: &FixOptions, progress: &dyn Progress) -> Option<env::OptionalDependency> {
+        if !opts.install || progress.cancelled() || !searched.environment.missing.is_empty() || searched.result.best.outcome.status == RunStatus::Completed {
+            return None;
+        }
+        errors.iter().find_map(|e| env::optional_dependency(e, distributions, &self.stdlib))
     }
 
     /// The older environment to try, when the search in the newest one
@@ -232,6 +275,17 @@ struct Searched {
     environment: Environment,
     pool: Arc<WorkerPool>,
     result: SearchResult,
+    executions: usize,
+    /// Errors raised inside library code in any of its runs.
+    library_errors: Vec<ExceptionInfo>,
+}
+
+/// Why an environment lacks a distribution it was asked to install.
+fn install_failure(environment: &Environment) -> String {
+    match environment.failed.first() {
+        Some((dist, why)) => format!("could not install {dist}: {why}"),
+        None => format!("could not install {}", environment.missing.join(", ")),
+    }
 }
 
 /// `name==version` for each distribution of the environment and each
@@ -298,6 +352,7 @@ fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchai
         unknown_imports: Vec::new(),
         failed_packages: Vec::new(),
         legacy: None,
+        optional: Vec::new(),
         wrapped: program.wrapped,
         containment: None,
         stdout: String::new(),

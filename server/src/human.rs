@@ -1,7 +1,7 @@
 //! The terminal rendering of a `fix` result: what was added, then the
 //! fragment with each line marked, then one summary line.
 
-use crate::report::{FixReport, LegacyReport};
+use crate::report::{FixReport, LegacyReport, OptionalReport};
 
 pub fn render(fragment: &str, r: &FixReport) -> String {
     let mut out = String::new();
@@ -44,6 +44,10 @@ pub fn render(fragment: &str, r: &FixReport) -> String {
     for (dist, why) in &r.failed_packages {
         out.push_str(&format!("could not install {dist}: {why}\n"));
     }
+    for o in &r.optional {
+        out.push_str(&optional_line(o));
+        out.push('\n');
+    }
     if let Some(l) = &r.legacy {
         out.push_str(&legacy_line(l));
         out.push('\n');
@@ -61,6 +65,15 @@ pub fn render(fragment: &str, r: &FixReport) -> String {
         r.stats.seconds
     ));
     out
+}
+
+/// One line on an optional dependency a library asked for.
+pub fn optional_line(o: &OptionalReport) -> String {
+    match (&o.error, o.used) {
+        (Some(e), _) => format!("{} asked for {} ({}), which could not be installed: {e}", o.library, o.distribution, o.reason),
+        (None, true) => format!("installed {}, which {} asked for ({})", o.distribution, o.library, o.reason),
+        (None, false) => format!("installed {}, which {} asked for ({}), but it did not help", o.distribution, o.library, o.reason),
+    }
 }
 
 /// One line on the version fallback: which older releases, and whether they

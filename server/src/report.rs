@@ -96,6 +96,23 @@ pub struct LegacyReport {
     pub error: Option<String>,
 }
 
+/// A distribution a library asked for while the fragment ran (an optional
+/// dependency such as Jinja2 for `df.style`), added to the environment and
+/// searched with (see `env::optional_dependency`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OptionalReport {
+    pub distribution: String,
+    /// The library that asked.
+    pub library: String,
+    /// The error that asked for it.
+    pub reason: String,
+    /// Whether the result comes from the environment that has it: kept only
+    /// when it covers more statements, or as many and runs to the end.
+    pub used: bool,
+    /// Why it could not be installed.
+    pub error: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct FixReport {
     pub program: String,
@@ -128,6 +145,8 @@ pub struct FixReport {
     pub failed_packages: Vec<(String, String)>,
     /// Set when the version fallback ran (whether or not its result is used).
     pub legacy: Option<LegacyReport>,
+    /// Optional dependencies libraries asked for, in the order they were tried.
+    pub optional: Vec<OptionalReport>,
     pub wrapped: bool,
     pub containment: Option<Containment>,
     pub stdout: String,

@@ -14,9 +14,12 @@
 //!   (its own key), for the legacy environment.
 //! * [`plan_legacy`]: pure decision whether a failure is an API mismatch with
 //!   a library's newest release, and which older versions to try instead.
+//! * [`optional_dependency`]: pure decision whether a library's error asks
+//!   for a distribution it imports only on demand (`df.style` → Jinja2).
 
 mod error;
 mod legacy;
+mod optional;
 mod plan;
 mod process;
 mod stdlib;
@@ -25,6 +28,7 @@ mod venv;
 
 pub use error::EnvError;
 pub use legacy::{plan_legacy, LegacyPlan};
+pub use optional::{optional_dependency, OptionalDependency};
 pub use plan::{plan_imports, ImportPlan};
 pub use stdlib::stdlib_modules;
 pub use toolchain::{find_toolchain, Toolchain};

@@ -58,6 +58,9 @@ pub fn render(last: &LastRun, document: &str) -> String {
     for (p, why) in &r.failed_packages {
         let _ = writeln!(md, "- failed to install {p}: {why}");
     }
+    for o in &r.optional {
+        let _ = writeln!(md, "- {}", crate::human::optional_line(o));
+    }
     if let Some(l) = &r.legacy {
         let _ = writeln!(md, "- {}", crate::human::legacy_line(l));
     }

@@ -5,7 +5,7 @@
 use super::prefix::Prefix;
 use crate::analysis::Analysis;
 use crate::coverage::{self, Coverage};
-use crate::exec::{ExecError, Executor, RunOutcome, RunRequest, RunStatus};
+use crate::exec::{ExceptionInfo, ExecError, Executor, RunOutcome, RunRequest, RunStatus};
 use crate::program::{self, Program};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::atomic::AtomicBool;
@@ -68,12 +68,15 @@ pub struct Session<'a> {
     tried: HashSet<String>,
     /// When set, stops the run in flight (see [`Executor::run_cancellable`]).
     cancel: Option<Arc<AtomicBool>>,
+    /// Distinct errors raised inside library code, from every run: one may
+    /// ask for an optional dependency even when a later run got further.
+    pub library_errors: Vec<ExceptionInfo>,
 }
 
 impl<'a> Session<'a> {
     pub fn new(ctx: Context<'a>, executor: &'a dyn Executor, budget: Duration, max_runs: usize) -> Self {
         let run_timeout = (budget / 3).clamp(Duration::from_secs(1), Duration::from_secs(10));
-        Session { ctx, executor, deadline: Instant::now() + budget, run_timeout, slowest_finished: Duration::ZERO, max_runs, executions: 0, tried: HashSet::new(), cancel: None }
+        Session { ctx, executor, deadline: Instant::now() + budget, run_timeout, slowest_finished: Duration::ZERO, max_runs, executions: 0, tried: HashSet::new(), cancel: None, library_errors: Vec::new() }
     }
 
     /// A flag that, once set, stops the run in flight promptly (its outcome
@@ -121,6 +124,11 @@ impl<'a> Session<'a> {
             self.run_timeout = self.run_timeout.min(enough);
         } else {
             self.slowest_finished = self.slowest_finished.max(started.elapsed());
+        }
+        if let Some(e) = outcome.exception.as_ref().filter(|e| e.raised_in.is_some()) {
+            if self.library_errors.len() < 32 && !self.library_errors.iter().any(|s| s.type_name == e.type_name && s.message == e.message) {
+                self.library_errors.push(e.clone());
+            }
         }
         let trace = coverage::fragment_trace(&program, &outcome);
         let coverage = coverage::measure(&self.ctx.analysis.statements, &trace);

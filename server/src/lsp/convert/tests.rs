@@ -30,6 +30,7 @@ fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[u32]) -> Fi
         unknown_imports: Vec::new(),
         failed_packages: Vec::new(),
         legacy: None,
+        optional: Vec::new(),
         wrapped: false,
         containment: None,
         stdout: String::new(),
