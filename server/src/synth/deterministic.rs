@@ -232,7 +232,13 @@ impl Proposer for Deterministic {
             }
         }
         if is("TypeError") {
-            out.extend(type_error_fixes(ctx, base, &names_on_line, &e.message));
+            // `partial(f, ...)`, `defaultdict(f)`: "the first argument must be
+            // callable" names the argument by position, not by type.
+            let suspects = match (e.message.contains("first argument must be"), line) {
+                (true, Some(l)) => first_arguments(ctx.line_text(l)).into_iter().filter(|n| names_on_line.contains(n)).collect(),
+                _ => names_on_line.clone(),
+            };
+            out.extend(type_error_fixes(ctx, base, &suspects, &e.message));
         }
         if (is("TypeError") || is("AttributeError")) && names_a_builtin(&e.message) {
             // A builtin used as data (`del dict[key]`, `for x in list`): the
@@ -1462,6 +1468,19 @@ fn resize(b: &mut Binding, (x, y): (usize, usize)) -> bool {
         items.push(infer::vary(&first, i));
     }
     true
+}
+
+/// Plain names passed first to a call on `line` (`partial(score, per=q)` →
+/// `score`).
+fn first_arguments(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (at, _) in line.match_indices('(') {
+        let arg = line[at + 1..].split([',', ')']).next().unwrap_or("").trim();
+        if !arg.is_empty() && arg.chars().all(|c| c.is_alphanumeric() || c == '_') && !arg.starts_with(|c: char| c.is_ascii_digit()) && !out.iter().any(|o| o == arg) {
+            out.push(arg.to_string());
+        }
+    }
+    out
 }
 
 /// A TypeError names what a value should have been: the part of a name's
