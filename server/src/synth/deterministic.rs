@@ -360,7 +360,7 @@ impl Proposer for Deterministic {
             // members of a prefix value decide it (`h = self.find(e)`; `if h is None`).
             let br_condition = &with_assignments(ctx, *line, condition);
             out.extend(membership_variants(ctx, best, *line));
-            out.extend(equality_variants(ctx, best, condition));
+            out.extend(equality_variants(ctx, best, *line, condition));
             let mut names = gnames.clone();
             names.extend(identifiers(condition));
             names.extend(related_bindings(ctx, &best.prefix, *line));
@@ -719,6 +719,10 @@ fn value_at_mut<'p>(p: &'p mut Prefix, path: &str) -> Option<&'p mut Value> {
     let mut parts = path.split('.');
     let b = parts.next().and_then(|n| p.binding_mut(n))?;
     let Candidate::Value(v) = b.current_mut() else { return None };
+    attrs_at_mut(v, parts)
+}
+
+fn attrs_at_mut<'v, 'a>(v: &'v mut Value, parts: impl Iterator<Item = &'a str>) -> Option<&'v mut Value> {
     let mut target = Some(v);
     for attr in parts {
         target = match target {
@@ -731,10 +735,37 @@ fn value_at_mut<'p>(p: &'p mut Prefix, path: &str) -> Option<&'p mut Value> {
     target
 }
 
+/// Like [`value_at_mut`], also through a fragment name assigned, before
+/// `line`, from a call of a prefix function or method (`result =
+/// method(obj)`; `result.attrs` is an attribute of what `method` returns).
+fn value_through_call<'p>(ctx: &Context, p: &'p mut Prefix, path: &str, line: u32) -> Option<&'p mut Value> {
+    let root = path.split('.').next()?;
+    if p.binding(root).is_some() {
+        return value_at_mut(p, path);
+    }
+    let (l, _) = ctx.analysis.assigned.range(..line).rev().find(|(_, names)| names.iter().any(|n| n == root))?;
+    let rhs = ctx.line_text(*l).trim().strip_prefix(root)?.trim_start().strip_prefix('=')?;
+    let callee = rhs.trim().split_once('(')?.0.trim();
+    if rhs.starts_with('=') || !callee.split('.').all(|c| !c.is_empty() && c.chars().all(|ch| ch.is_alphanumeric() || ch == '_')) {
+        return None;
+    }
+    let rest = path.split('.').skip(1);
+    let (owner, method) = match callee.rsplit_once('.') {
+        Some((owner, method)) if p.binding(owner.split('.').next()?).is_some() => (owner, Some(method)),
+        _ => (callee, None),
+    };
+    let returned = match (value_at_mut(p, owner)?, method) {
+        (Value::Function { returns, .. }, None) => &mut **returns,
+        (Value::Object { methods, .. } | Value::Derived { methods, .. }, Some(m)) => methods.iter_mut().find(|(n, _)| n == m).map(|(_, v)| v)?,
+        _ => return None,
+    };
+    attrs_at_mut(returned, rest)
+}
+
 /// `a == b` comparisons in a condition, where `a` is a value the prefix
 /// defines (`leaf.type == token.COLON`): variants where they hold, each alone
 /// and all together.
-fn equality_variants(ctx: &Context, best: &Attempt, condition: &str) -> Vec<Prefix> {
+fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
     let is_path = |s: &str| !s.is_empty() && s.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_')) && !s.starts_with(|c: char| c.is_ascii_digit());
     let mut pairs: Vec<(String, String)> = Vec::new();
     let flat = condition.replace(['(', ')', '\n'], " ");
@@ -776,19 +807,29 @@ fn equality_variants(ctx: &Context, best: &Attempt, condition: &str) -> Vec<Pref
         let imported = import_binding(ctx, root).is_some() || p.binding(root).is_some_and(|b| matches!(b.current(), Candidate::Import(_)));
         imported.then(|| Value::Expr { code: rhs.to_string(), imports: vec![] })
     };
+    // A display of constants (`{"a": 1}`, `(1, 5)`, whose parentheses the
+    // split dropped) is its own value.
+    let display = |rhs: &str| -> Option<Value> {
+        let constant = identifiers(rhs).iter().all(|i| ["True", "False", "None"].contains(&i.as_str()));
+        let opened = rhs.starts_with(['{', '[']) || rhs.contains(',');
+        (constant && opened && rhs.len() < 200).then(|| Value::Expr {
+            code: if rhs.starts_with(['{', '[']) { rhs.to_string() } else { format!("({rhs})") },
+            imports: vec![],
+        })
+    };
     let mut out = Vec::new();
     let mut all = best.prefix.clone();
     let mut changed_all = 0;
     for (lhs, rhs) in &pairs {
         let mut p = best.prefix.clone();
-        let Some(v) = resolve(&mut p, rhs) else { continue };
-        if let Some(slot) = value_at_mut(&mut p, lhs) {
+        let Some(v) = resolve(&mut p, rhs).or_else(|| display(rhs)) else { continue };
+        if let Some(slot) = value_through_call(ctx, &mut p, lhs, line) {
             if *slot != v {
                 *slot = v.clone();
                 out.push(p);
             }
         }
-        if let Some(slot) = value_at_mut(&mut all, lhs) {
+        if let Some(slot) = value_through_call(ctx, &mut all, lhs, line) {
             *slot = v;
             changed_all += 1;
         }
@@ -1696,6 +1737,10 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
                 let mut with = items.clone();
                 *with.last_mut().unwrap() = f;
                 a.push(Value::List(with));
+            }
+            // Positions rather than counts (`Series(..., index=vals)`; `s[3] == 3`).
+            if !items.is_empty() && items.iter().all(|i| matches!(i, Value::Int(_))) && items.first() != Some(&Value::Int(0)) {
+                a.push(Value::List((0..items.len() as i64).map(Value::Int).collect()));
             }
             // Its items reach a name the condition tests (`for w in words: if w.isupper()`).
             if let Some(Value::Str(last)) = items.last() {

@@ -260,10 +260,13 @@ impl<'a> Walker<'a> {
                 }
             }
             "assert_statement" => {
+                // The asserted test decides whether the lines after it run,
+                // like a branch: the evolution varies what feeds it.
                 for (i, e) in named(node).enumerate() {
-                    let p = self.expr(e);
                     if i == 0 {
-                        self.truth(p);
+                        self.condition(Some(e));
+                    } else {
+                        self.expr(e);
                     }
                 }
             }
