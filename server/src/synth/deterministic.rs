@@ -851,14 +851,48 @@ fn membership_variants(ctx: &Context, best: &Attempt, line: u32) -> Vec<Prefix> 
     let Some((a, b)) = cond.split_once(" in ") else { return Vec::new() };
     let (Some(a), Some(b)) = (dotted(a.rsplit(" and ").next().unwrap_or(a)), dotted(b.split(" and ").next().unwrap_or(b))) else { return Vec::new() };
     let mut p = best.prefix.clone();
-    let Some(element) = value_at_mut(&mut p, &a).map(|v| v.clone()) else { return Vec::new() };
+    // A fragment variable (`for name in chain(bps, (None,))`) holds what the
+    // best run saw it hold first.
+    let Some(element) = value_at_mut(&mut p, &a).map(|v| v.clone()).or_else(|| observed_value(best, &a)) else { return Vec::new() };
+    // Looked up by it afterwards (`funcs[name]`): a mapping.
+    let keyed = ctx.fragment.contains(&format!("{b}[{a}]"));
     match value_at_mut(&mut p, &b) {
+        Some(Value::Dict(kv)) => {
+            if kv.iter().any(|(k, _)| *k == element) {
+                return Vec::new();
+            }
+            let v = kv.first().map_or(Value::Int(1), |(_, v)| v.clone());
+            kv.insert(0, (element, v));
+            vec![p]
+        }
+        Some(container @ Value::List(_)) if keyed => {
+            let Value::List(items) = container else { return Vec::new() };
+            let v = items.first().cloned().unwrap_or(Value::Int(1));
+            *container = Value::Dict(vec![(element, v)]);
+            vec![p]
+        }
         Some(container) => {
             *container = Value::List(vec![element]);
             vec![p]
         }
         None => Vec::new(),
     }
+}
+
+/// The first value the best run saw a fragment variable take (a probe), when
+/// its repr is a plain constant.
+fn observed_value(best: &Attempt, name: &str) -> Option<Value> {
+    let repr = best.outcome.values.values().flatten().find(|(n, _)| n == name).map(|(_, r)| r.as_str())?;
+    Some(match repr {
+        "None" => Value::None,
+        "True" => Value::Bool(true),
+        "False" => Value::Bool(false),
+        r if r.parse::<i64>().is_ok() => Value::Int(r.parse().ok()?),
+        r if r.len() >= 2 && (r.starts_with('\'') && r.ends_with('\'') || r.starts_with('"') && r.ends_with('"')) && !r.contains('\\') => {
+            Value::Str(r[1..r.len() - 1].to_string())
+        }
+        _ => return None,
+    })
 }
 
 /// The fragment's own import statement that binds `name`, if any.
