@@ -341,6 +341,14 @@ fn variants_pass_values_that_implement_an_abstract_base_class() {
 }
 
 #[test]
+fn a_variant_makes_every_clause_of_a_condition_hold_at_once() {
+    let j = fix_checked("tests/fixtures/branches/all_clauses_hold.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    assert!(some_kept_has(&j, "prefix", "cached = False") && some_kept_has(&j, "prefix", "verbose = False"), "{j}");
+}
+
+#[test]
 fn a_name_defined_further_down_takes_that_definition() {
     let j = fix_checked("tests/fixtures/defined_further_down.py");
     assert_eq!(j["status"], "completed", "{j}");

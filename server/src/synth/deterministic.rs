@@ -361,6 +361,7 @@ impl Proposer for Deterministic {
             let br_condition = &with_assignments(ctx, *line, condition);
             out.extend(membership_variants(ctx, best, *line));
             out.extend(equality_variants(ctx, best, *line, condition));
+            out.extend(conjunction_variants(ctx, best, *line, condition));
             let mut names = gnames.clone();
             names.extend(identifiers(condition));
             names.extend(related_bindings(ctx, &best.prefix, *line));
@@ -715,24 +716,49 @@ fn apply_isinstance_bases(ctx: &Context, p: &mut Prefix) {
 }
 
 /// The value a dotted path (`node.value.func`) reaches in the prefix.
+/// A step may index a list or tuple (`node.children[i - 1].type`): by its
+/// literal position, else the first item (where a loop's first test looks).
 fn value_at_mut<'p>(p: &'p mut Prefix, path: &str) -> Option<&'p mut Value> {
     let mut parts = path.split('.');
-    let b = parts.next().and_then(|n| p.binding_mut(n))?;
+    let (root, index) = subscripted(parts.next()?);
+    let b = p.binding_mut(root)?;
     let Candidate::Value(v) = b.current_mut() else { return None };
+    let v = item_at_mut(v, index)?;
     attrs_at_mut(v, parts)
 }
 
 fn attrs_at_mut<'v, 'a>(v: &'v mut Value, parts: impl Iterator<Item = &'a str>) -> Option<&'v mut Value> {
     let mut target = Some(v);
-    for attr in parts {
+    for part in parts {
+        let (attr, index) = subscripted(part);
         target = match target {
             Some(Value::Object { attrs, .. }) | Some(Value::Derived { attrs, .. }) => {
-                attrs.iter_mut().find(|(n, _)| n == attr).map(|(_, v)| v)
+                attrs.iter_mut().find(|(n, _)| n == attr).and_then(|(_, v)| item_at_mut(v, index))
             }
             _ => None,
         };
     }
     target
+}
+
+/// `children[i - 1]` → (`children`, Some(`i - 1`)).
+fn subscripted(part: &str) -> (&str, Option<&str>) {
+    match part.strip_suffix(']').and_then(|p| p.split_once('[')) {
+        Some((name, index)) => (name, Some(index.trim())),
+        None => (part, None),
+    }
+}
+
+fn item_at_mut<'v>(v: &'v mut Value, index: Option<&str>) -> Option<&'v mut Value> {
+    let Some(index) = index else { return Some(v) };
+    let (Value::List(items) | Value::Tuple(items)) = v else { return None };
+    let n = items.len() as i64;
+    let at = match index.parse::<i64>() {
+        Ok(i) if i < 0 => n + i,
+        Ok(i) => i,
+        Err(_) => 0,
+    };
+    (0..n).contains(&at).then(move || &mut items[at as usize])
 }
 
 /// Like [`value_at_mut`], also through a fragment name assigned, before
@@ -766,7 +792,14 @@ fn value_through_call<'p>(ctx: &Context, p: &'p mut Prefix, path: &str, line: u3
 /// defines (`leaf.type == token.COLON`): variants where they hold, each alone
 /// and all together.
 fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
-    let is_path = |s: &str| !s.is_empty() && s.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_')) && !s.starts_with(|c: char| c.is_ascii_digit());
+    let is_path = |s: &str| {
+        !s.is_empty()
+            && s.split('.').all(|p| {
+                let (name, index) = subscripted(p);
+                !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') && index.is_none_or(|i| !i.contains(['[', ']']))
+            })
+            && !s.starts_with(|c: char| c.is_ascii_digit())
+    };
     let mut pairs: Vec<(String, String)> = Vec::new();
     let flat = condition.replace(['(', ')', '\n'], " ");
     for clause in flat.split(" and ").flat_map(|c| c.split(" or ")) {
@@ -838,6 +871,64 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) 
         out.insert(0, all);
     }
     out
+}
+
+/// `not fast and not mode.is_ipynb`: a variant where every clause holds at
+/// once (one name at a time never enters such a branch). Clauses are tested
+/// paths (`x`, `not x`, `x is None`), or a string method's result
+/// (`not text.strip()`).
+fn conjunction_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
+    if condition.contains(" or ") || condition.contains('\n') {
+        return Vec::new();
+    }
+    let mut p = best.prefix.clone();
+    let mut changed = 0;
+    for clause in condition.split(" and ") {
+        let clause = clause.trim().trim_start_matches('(').trim_end_matches(')').trim();
+        let (path, want_truthy) = if let Some(rest) = clause.strip_prefix("not ") {
+            (rest.trim(), false)
+        } else if let Some(rest) = clause.strip_suffix(" is None") {
+            (rest.trim(), false)
+        } else {
+            (clause, true)
+        };
+        // `text.strip()`: the string itself decides.
+        let path = ["strip", "lstrip", "rstrip"].iter().find_map(|m| path.strip_suffix(&format!(".{m}()"))).unwrap_or(path);
+        let Some(slot) = value_through_call(ctx, &mut p, path, line) else { return Vec::new() };
+        let none_test = clause.ends_with(" is None");
+        let wanted = match (truthy(slot), want_truthy) {
+            (Some(t), w) if t == w && !(none_test && *slot != Value::None) => continue,
+            (Some(true), false) if none_test => Value::None,
+            (Some(true), false) => falsy(slot).unwrap_or(Value::None),
+            (Some(false), true) => match slot {
+                Value::Bool(_) => Value::Bool(true),
+                Value::Int(_) => Value::Int(1),
+                Value::Float(_) => Value::Float(1.5),
+                Value::Str(_) => Value::Str("text".into()),
+                Value::List(_) => Value::List(vec![Value::Int(1)]),
+                _ => return Vec::new(),
+            },
+            _ => return Vec::new(),
+        };
+        *slot = wanted;
+        changed += 1;
+    }
+    if changed >= 2 { vec![p] } else { Vec::new() }
+}
+
+/// Whether a value is true in a test, when that is plain from it.
+fn truthy(v: &Value) -> Option<bool> {
+    Some(match v {
+        Value::None => false,
+        Value::Bool(b) => *b,
+        Value::Int(i) => *i != 0,
+        Value::Float(f) => *f != 0.0,
+        Value::Str(s) => !s.is_empty(),
+        Value::List(x) | Value::Tuple(x) | Value::Set(x) => !x.is_empty(),
+        Value::Dict(x) => !x.is_empty(),
+        Value::Object { .. } | Value::Function { .. } | Value::Class { .. } => true,
+        _ => return None,
+    })
 }
 
 /// `a in b` with both sides dotted paths: a variant where `b` holds `a`.
