@@ -349,6 +349,18 @@ fn a_variant_makes_every_clause_of_a_condition_hold_at_once() {
 }
 
 #[test]
+fn an_error_the_fragment_catches_is_refined_and_its_handler_kept_as_a_variant() {
+    let j = fix_checked("tests/fixtures/branches/failure_swallowed.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    // The best prefix runs the try body to its end ...
+    let covered: Vec<u64> = j["coverage"]["covered"].as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect();
+    assert!(covered.contains(&5) && covered.contains(&6), "{j}");
+    assert!(j["prefix"].as_str().unwrap().contains("callback_kwargs = {"), "{j}");
+    // ... and a variant still reaches the handler.
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+}
+
+#[test]
 fn a_name_defined_further_down_takes_that_definition() {
     let j = fix_checked("tests/fixtures/defined_further_down.py");
     assert_eq!(j["status"], "completed", "{j}");

@@ -810,6 +810,10 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
     for k, names in (req.get("probes") or {}).items():
         probes[int(k)] = [n for n in names if isinstance(n, str)]
     values = {}
+    # The first exception a program frame saw, even if the program caught it:
+    # a `try` body that fails silently is a failure to refine too.
+    caught = [None]
+    quiet = (StopIteration, StopAsyncIteration, GeneratorExit)
 
     def probe(frame, line):
         seen = values.setdefault(line, {})
@@ -856,6 +860,12 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
                 hit_counts[ln] = hit_counts.get(ln, 0) + 1
             elif event == "exception":
                 self.last = None          # the statement that raised did not complete
+                if caught[0] is None and not isinstance(arg[1], quiet):
+                    info = exception_info(arg[1], path)
+                    # The traceback may not be attached yet: this frame says where.
+                    if info.get("line") is None:
+                        info["line"] = frame.f_lineno
+                    caught[0] = info
             elif event == "return":
                 last = self.last
                 if last is not None:
@@ -907,7 +917,8 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
                 vals[str(line)] = row
         rep = {"status": status, "hit": sorted(counts), "completed": done,
                "counts": {str(k): v for k, v in counts.items()}, "values": vals,
-               "exception": exc, "limit": limit}
+               "exception": exc, "limit": limit,
+               "caught": caught[0] if status == "completed" else None}
         data = _encode(rep)
         try:
             _write_all(report_fd, data)

@@ -81,6 +81,9 @@ pub struct RunOutcome {
     /// Program line -> number of line events.
     pub hit_counts: BTreeMap<u32, u64>,
     pub exception: Option<ExceptionInfo>,
+    /// In a run that completed: the first exception a program frame saw,
+    /// which the program then caught (a `try` body that failed silently).
+    pub caught: Option<ExceptionInfo>,
     /// Which limit stopped it, in words, when status is `Limit` or `Timeout`;
     /// exactly [`CANCELLED`] for a run stopped by its caller's cancel flag.
     pub limit: Option<String>,

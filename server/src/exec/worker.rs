@@ -74,6 +74,8 @@ struct WireResult {
     #[serde(default)]
     values: BTreeMap<String, Vec<(String, String)>>,
     exception: Option<ExceptionInfo>,
+    #[serde(default)]
+    caught: Option<ExceptionInfo>,
     limit: Option<String>,
     #[serde(default)]
     stdout: String,
@@ -91,6 +93,7 @@ impl WireResult {
             completed: self.completed,
             hit_counts: int_keys(self.counts),
             exception: self.exception,
+            caught: self.caught,
             limit: self.limit,
             values: int_keys(self.values),
             stdout: self.stdout,
@@ -112,6 +115,7 @@ fn bare_outcome(status: RunStatus, limit: String, duration: Duration) -> RunOutc
         completed: Vec::new(),
         hit_counts: BTreeMap::new(),
         exception: None,
+        caught: None,
         limit: Some(limit),
         values: BTreeMap::new(),
         stdout: String::new(),

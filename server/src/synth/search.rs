@@ -112,7 +112,8 @@ fn explore(
     let mut best = current.clone();
     while session.has_budget() && !progress.cancelled() && !(current.completed() && current.coverage.is_full()) {
         let mut moved = false;
-        for proposal in proposer.refine(&session.ctx, &current) {
+        let subject = current.as_raised();
+        for proposal in proposer.refine(&session.ctx, subject.as_ref().unwrap_or(&current)) {
             if !session.has_budget() || progress.cancelled() {
                 break;
             }

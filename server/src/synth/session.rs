@@ -39,16 +39,32 @@ impl Attempt {
     pub fn completed(&self) -> bool {
         self.outcome.status == RunStatus::Completed
     }
-    /// How good it is: statements covered first, then finishing.
-    pub fn score(&self) -> (usize, bool) {
-        (self.coverage.covered.len(), self.completed())
+    /// How good it is: statements covered first, then finishing, then
+    /// finishing without swallowing an exception on the way.
+    pub fn score(&self) -> (usize, bool, bool) {
+        (self.coverage.covered.len(), self.completed(), self.outcome.caught.is_none())
     }
-    /// What stopped it, to tell a new failure from the same one.
+    /// What stopped it, to tell a new failure from the same one (a caught
+    /// exception counts: moving it on is progress too).
     pub fn signature(&self) -> String {
-        match &self.outcome.exception {
-            Some(e) => format!("{}:{:?}:{}", e.type_name, e.line, e.message),
-            None => format!("{:?}", self.outcome.status),
+        match (&self.outcome.exception, &self.outcome.caught) {
+            (Some(e), _) => format!("{}:{:?}:{}", e.type_name, e.line, e.message),
+            (None, Some(e)) => format!("{:?}:caught:{}:{:?}:{}", self.outcome.status, e.type_name, e.line, e.message),
+            (None, None) => format!("{:?}", self.outcome.status),
         }
+    }
+    /// A completed run whose fragment caught an exception on a line that
+    /// did not complete, seen as the run that raised it: what to refine.
+    pub fn as_raised(&self) -> Option<Attempt> {
+        let caught = self.outcome.caught.as_ref().filter(|_| self.completed())?;
+        let line = caught.line.and_then(|l| self.program.fragment_line(l))?;
+        if self.coverage.covered.contains(&line) {
+            return None;
+        }
+        let mut raised = self.clone();
+        raised.outcome.exception = Some(caught.clone());
+        raised.outcome.status = RunStatus::Raised;
+        Some(raised)
     }
     /// Fragment line where it stopped, if the exception was raised there.
     pub fn failing_line(&self) -> Option<u32> {
