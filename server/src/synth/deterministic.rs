@@ -939,7 +939,7 @@ fn membership_variants(ctx: &Context, best: &Attempt, line: u32) -> Vec<Prefix> 
         (!t.is_empty() && t.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))).then_some(t)
     };
     let cond = text.trim().trim_start_matches("elif ").trim_start_matches("if ").trim_start_matches("while ");
-    let Some((a, b)) = cond.split_once(" in ") else { return Vec::new() };
+    let Some((a, b)) = cond.split_once(" not in ").or_else(|| cond.split_once(" in ")) else { return Vec::new() };
     let (Some(a), Some(b)) = (dotted(a.rsplit(" and ").next().unwrap_or(a)), dotted(b.split(" and ").next().unwrap_or(b))) else { return Vec::new() };
     let mut p = best.prefix.clone();
     // A fragment variable (`for name in chain(bps, (None,))`) holds what the
@@ -1286,7 +1286,7 @@ fn related_bindings(ctx: &Context, prefix: &Prefix, line: u32) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     let mut frontier = identifiers(ctx.line_text(line));
-    for _ in 0..3 {
+    for _ in 0..5 {
         let mut next = Vec::new();
         for name in frontier {
             if seen.contains(&name) {
@@ -1666,7 +1666,7 @@ fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &st
         let Some(current) = base.binding(n).and_then(Binding::value) else { continue };
         for w in &want.wanted {
             let mut v = current.clone();
-            if retype(&mut v, want.bad.as_deref(), w, n, &usage, 0) && v != *current {
+            if retype(&mut v, want.bad.as_deref(), w, n, &usage, want.items, 0) && v != *current {
                 out.push(with_candidate(base, n, v));
             }
         }
@@ -1682,7 +1682,7 @@ fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &st
     out
 }
 
-fn retype(v: &mut Value, bad: Option<&str>, want: &Wanted, name: &str, usage: &Usage, depth: usize) -> bool {
+fn retype(v: &mut Value, bad: Option<&str>, want: &Wanted, name: &str, usage: &Usage, items: bool, depth: usize) -> bool {
     if depth > 5 {
         return false;
     }
@@ -1696,20 +1696,25 @@ fn retype(v: &mut Value, bad: Option<&str>, want: &Wanted, name: &str, usage: &U
     let none = Usage::default();
     let part = |u: Option<&Usage>| u.cloned().unwrap_or_default();
     match v {
-        Value::Function { returns, .. } => retype(returns, bad, want, "result", usage.returns.as_deref().unwrap_or(&none), depth + 1),
+        Value::Function { returns, .. } => retype(returns, bad, want, "result", usage.returns.as_deref().unwrap_or(&none), items, depth + 1),
+        Value::List(xs) | Value::Tuple(xs) if items => {
+            let u = part(usage.element.as_deref());
+            let item = infer::singular(name);
+            xs.iter_mut().fold(false, |acc, it| retype(it, bad, want, &item, &u, items, depth + 1) || acc)
+        }
         Value::Dict(kv) => kv.iter_mut().fold(false, |acc, (k, it)| {
             let key = match k {
                 Value::Str(s) => s.clone(),
                 other => other.expr(),
             };
             let u = part(usage.subscripts.iter().find(|(uk, _)| matches!(uk, Key::Str(s) if *s == key)).map(|(_, u)| u));
-            retype(it, bad, want, &key, &u, depth + 1) || acc
+            retype(it, bad, want, &key, &u, items, depth + 1) || acc
         }),
         Value::Object { attrs, methods, .. } | Value::Derived { attrs, methods, .. } | Value::Class { attrs, methods } => {
             attrs.iter_mut().chain(methods.iter_mut()).fold(false, |acc, (a, it)| {
                 let u = part(usage.attrs.get(a.as_str()));
                 let a = a.clone();
-                retype(it, bad, want, &a, &u, depth + 1) || acc
+                retype(it, bad, want, &a, &u, items, depth + 1) || acc
             })
         }
         _ => false,
@@ -1861,6 +1866,13 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
             if let (true, Some(f)) = (items.len() >= 2, items.last().and_then(falsy)) {
                 let mut with = items.clone();
                 *with.last_mut().unwrap() = f;
+                a.push(Value::List(with));
+            }
+            // ... or in the middle, where neither the first nor the last
+            // item's own handling applies (`if s or i == last: ... else:`).
+            if let (true, Some(f)) = (items.len() >= 3, items.get(1).and_then(falsy)) {
+                let mut with = items.clone();
+                with[1] = f;
                 a.push(Value::List(with));
             }
             // Positions rather than counts (`Series(..., index=vals)`; `s[3] == 3`).

@@ -21,6 +21,9 @@ pub struct TypeWant {
     /// For binary operators: (the wanted type, the kind to give a value of
     /// that type) when the other operand is the one to change.
     pub swap: Option<(String, String)>,
+    /// The offending values are items of a sequence (`sequence item 0:
+    /// expected str instance, int found`), which are otherwise left alone.
+    pub items: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -85,7 +88,12 @@ pub fn read(message: &str) -> Option<TypeWant> {
         let bad = caps.name("bad").map(|m| short_type(m.as_str())).or_else(|| rule.bad.clone());
         let mut out = Vec::new();
         let mut swap = None;
+        let mut items = false;
         for w in &rule.wanted {
+            if w == "items" {
+                items = true;
+                continue;
+            }
             if w == "swap" {
                 let (want, bad) = (caps.name("want")?.as_str(), caps.name("bad")?.as_str());
                 swap = KINDS.contains(&bad).then(|| (want.to_string(), bad.to_string()));
@@ -101,7 +109,7 @@ pub fn read(message: &str) -> Option<TypeWant> {
                 }
             }
         }
-        (!out.is_empty()).then_some(TypeWant { bad, wanted: out, swap })
+        (!out.is_empty()).then_some(TypeWant { bad, wanted: out, swap, items })
     })
 }
 

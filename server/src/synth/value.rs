@@ -204,7 +204,8 @@ impl Value {
                 other => other.give_nested_attr(type_name, attr, member, owner, depth + 1),
             };
         }
-        let Value::Object { attrs, methods, .. } = self else { return false };
+        // A class the fragment instantiates holds what its methods return too.
+        let (Value::Object { attrs, methods, .. } | Value::Class { attrs, methods }) = self else { return false };
         for (name, v) in attrs.iter_mut().chain(methods.iter_mut()) {
             if v.type_name() == type_name && !matches!(v, Value::Object { .. }) {
                 let kept = match v {
@@ -218,12 +219,13 @@ impl Value {
                 return true;
             }
             let same_type = v.type_name() == type_name;
-            if let Value::Object { attrs: a, .. } = v {
+            if let Value::Object { attrs: a, methods: m, .. } = v {
                 if same_type {
-                    if a.iter().any(|(n, _)| n == attr) {
+                    if a.iter().chain(m.iter()).any(|(n, _)| n == attr) {
                         return false;
                     }
-                    a.push((attr.to_string(), member.clone()));
+                    let to = if matches!(member, Value::Function { .. }) { m } else { a };
+                    to.push((attr.to_string(), member.clone()));
                     return true;
                 }
             }
@@ -531,6 +533,19 @@ pub fn py_str(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_member_reaches_what_a_class_method_returns() {
+        // `elt = Tracker(); block = elt.next(); block.all_lines()`.
+        let block = Value::Object { class: "Block".into(), attrs: vec![], methods: vec![] };
+        let mut tracker = Value::Class { attrs: vec![], methods: vec![("next".into(), Value::Function { returns: Box::new(block), is_async: false })] };
+        let member = Value::Function { returns: Box::new(Value::List(vec![])), is_async: false };
+        assert!(tracker.give_nested_attr("Block", "all_lines", &member, "Tracker", 0));
+        let source = tracker.definition("Tracker");
+        assert!(source.contains("def all_lines(self, *args, **kwargs):\n        return []"), "{source}");
+        // Given once only.
+        assert!(!tracker.give_nested_attr("Block", "all_lines", &member, "Tracker", 0));
+    }
 
     #[test]
     fn literals_render_like_repr() {
