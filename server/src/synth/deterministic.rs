@@ -238,6 +238,28 @@ impl Proposer for Deterministic {
                 (true, Some(l)) => first_arguments(ctx.line_text(l)).into_iter().filter(|n| names_on_line.contains(n)).collect(),
                 _ => names_on_line.clone(),
             };
+            // `magics[node.lineno]` with a str lineno: a member used as an
+            // index is a position more often than the list is a mapping.
+            if let (true, Some(l)) = (e.message.contains("indices must be integers"), line) {
+                for path in subscript_paths(ctx.line_text(l)) {
+                    let mut p = base.clone();
+                    let mut changed = false;
+                    // Every item a loop variable stands for.
+                    for item in 0..16 {
+                        match value_through_item(ctx, &mut p, &path, l, item) {
+                            Some(slot @ (Value::Str(_) | Value::Float(_) | Value::None)) => {
+                                *slot = Value::Int(1);
+                                changed = true;
+                            }
+                            Some(_) => {}
+                            None => break,
+                        }
+                    }
+                    if changed {
+                        out.push(p);
+                    }
+                }
+            }
             out.extend(type_error_fixes(ctx, base, &suspects, &e.message));
         }
         if (is("TypeError") || is("AttributeError")) && names_a_builtin(&e.message) {
@@ -765,12 +787,36 @@ fn item_at_mut<'v>(v: &'v mut Value, index: Option<&str>) -> Option<&'v mut Valu
 /// `line`, from a call of a prefix function or method (`result =
 /// method(obj)`; `result.attrs` is an attribute of what `method` returns).
 fn value_through_call<'p>(ctx: &Context, p: &'p mut Prefix, path: &str, line: u32) -> Option<&'p mut Value> {
+    value_through_item(ctx, p, path, line, 0)
+}
+
+/// [`value_through_call`] where a loop variable stands for item `item` of
+/// what it iterates (`None` past the end, or when the path is no loop's).
+fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &str, line: u32, item: usize) -> Option<&'p mut Value> {
     let root = path.split('.').next()?;
     if p.binding(root).is_some() {
-        return value_at_mut(p, path);
+        return if item == 0 { value_at_mut(p, path) } else { None };
     }
-    let (l, _) = ctx.analysis.assigned.range(..line).rev().find(|(_, names)| names.iter().any(|n| n == root))?;
-    let rhs = ctx.line_text(*l).trim().strip_prefix(root)?.trim_start().strip_prefix('=')?;
+    let (l, _) = ctx.analysis.assigned.range(..=line).rev().find(|(_, names)| names.iter().any(|n| n == root))?;
+    let text = ctx.line_text(*l).trim();
+    // `for cell in sheet.cells:`: the first item of the iterable.
+    if let Some(iterable) = text.strip_prefix("for ").and_then(|t| t.strip_prefix(root)).and_then(|t| t.trim_start().strip_prefix("in ")) {
+        let iterable = iterable.trim().trim_end_matches(':').trim();
+        let rest: String = path[root.len()..].to_string();
+        let is_dotted = iterable.split('.').all(|c| !c.is_empty() && c.chars().all(|ch| ch.is_alphanumeric() || ch == '_'));
+        if !is_dotted || p.binding(iterable.split('.').next()?).is_none() {
+            return None;
+        }
+        let len = match value_at_mut(p, iterable)? {
+            Value::List(items) | Value::Tuple(items) => items.len(),
+            _ => 0,
+        };
+        return if item < len { value_at_mut(p, &format!("{iterable}[{item}]{rest}")) } else { None };
+    }
+    if item > 0 {
+        return None;
+    }
+    let rhs = text.strip_prefix(root)?.trim_start().strip_prefix('=')?;
     let callee = rhs.trim().split_once('(')?.0.trim();
     if rhs.starts_with('=') || !callee.split('.').all(|c| !c.is_empty() && c.chars().all(|ch| ch.is_alphanumeric() || ch == '_')) {
         return None;
@@ -1634,6 +1680,20 @@ fn resize(b: &mut Binding, (x, y): (usize, usize)) -> bool {
         items.push(infer::vary(&first, i));
     }
     true
+}
+
+/// Dotted paths used as subscripts on `line` (`magics[node.value.lineno]`).
+fn subscript_paths(line: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (at, _) in line.match_indices('[') {
+        let Some(inner) = line[at + 1..].split(']').next() else { continue };
+        let inner = inner.trim();
+        let dotted = !inner.is_empty() && inner.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'));
+        if dotted && !inner.starts_with(|c: char| c.is_ascii_digit()) && !out.iter().any(|o| o == inner) {
+            out.push(inner.to_string());
+        }
+    }
+    out
 }
 
 /// Plain names passed first to a call on `line` (`partial(score, per=q)` →
