@@ -417,6 +417,13 @@ fn a_library_asking_for_an_optional_dependency_gets_it() {
         assert_eq!(m["ok"], true, "{m}");
         assert_eq!(m["ratio"], 1.0, "{m}");
     }
+    // Without --install it is said, not done (pandas' venv exists by now).
+    let (_, json) = fix_file(&path, &[]);
+    let j = json.unwrap();
+    let optional = &j["optional"][0];
+    assert_eq!((&optional["distribution"], &optional["used"]), (&Value::from("Jinja2"), &Value::from(false)), "{j}");
+    assert!(optional["error"].as_str().unwrap().contains("--install"), "{optional}");
+    assert!(!j["packages"].as_array().unwrap().iter().any(|p| p == "Jinja2"), "{}", j["packages"]);
 }
 
 #[test]

@@ -125,11 +125,17 @@ impl Engine {
         // imports on demand (`df.style` wants Jinja2); search again with it.
         let mut optional: Vec<OptionalReport> = Vec::new();
         while optional.len() < 2 {
-            let Some(dep) = self.optional_plan(&chosen, &library_errors, &distributions, opts, progress) else { break };
+            let Some(dep) = self.optional_plan(&chosen, &library_errors, &distributions, progress) else { break };
             if optional.iter().any(|o| o.distribution == dep.distribution) {
                 break;
             }
             let mut report = OptionalReport { distribution: dep.distribution.clone(), library: dep.library, reason: dep.reason, used: false, error: None };
+            if !opts.install {
+                // Said, not done: nothing is installed without consent.
+                report.error = Some("installing is off (run again with --install)".into());
+                optional.push(report);
+                break;
+            }
             let mut with = distributions.clone();
             with.insert(dep.distribution);
             match self.envs.prepare(&with, true) {
@@ -250,9 +256,9 @@ impl Engine {
     }
 
     /// The optional dependency to add, when a library asked for one in any
-    /// run of the last search, and installing is allowed.
-    fn optional_plan(&self, searched: &Searched, errors: &[ExceptionInfo], distributions: &BTreeSet<String>, opts: &FixOptions, progress: &dyn Progress) -> Option<env::OptionalDependency> {
-        if !opts.install || progress.cancelled() || !searched.environment.missing.is_empty() || searched.result.best.outcome.status == RunStatus::Completed {
+    /// run of the last search (reported, and installed only with `install`).
+    fn optional_plan(&self, searched: &Searched, errors: &[ExceptionInfo], distributions: &BTreeSet<String>, progress: &dyn Progress) -> Option<env::OptionalDependency> {
+        if progress.cancelled() || !searched.environment.missing.is_empty() || searched.result.best.outcome.status == RunStatus::Completed {
             return None;
         }
         errors.iter().find_map(|e| env::optional_dependency(e, distributions, &self.stdlib))

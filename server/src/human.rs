@@ -70,7 +70,7 @@ pub fn render(fragment: &str, r: &FixReport) -> String {
 /// One line on an optional dependency a library asked for.
 pub fn optional_line(o: &OptionalReport) -> String {
     match (&o.error, o.used) {
-        (Some(e), _) => format!("{} asked for {} ({}), which could not be installed: {e}", o.library, o.distribution, o.reason),
+        (Some(e), _) => format!("{} asked for {} ({}), which was not installed: {e}", o.library, o.distribution, o.reason),
         (None, true) => format!("installed {}, which {} asked for ({})", o.distribution, o.library, o.reason),
         (None, false) => format!("installed {}, which {} asked for ({}), but it did not help", o.distribution, o.library, o.reason),
     }

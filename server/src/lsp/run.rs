@@ -270,7 +270,9 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
 
     // 2. Installing asks first.
     let install = if missing.is_empty() {
-        false
+        // Nothing to ask about now; "always" also lets the engine add an
+        // optional dependency a library asks for while the fragment runs.
+        settings.install_policy == InstallPolicy::Always
     } else {
         let ask = decide_install(state, settings.install_policy, &dists, &missing);
         tokio::select! {
@@ -278,7 +280,7 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
             _ = handle.cancel.cancelled() => { release(state, &snap.uri, handle.id); return Ok(None) }
         }
     };
-    if install {
+    if install && !missing.is_empty() {
         progress.report(format!("environment: installing {}", missing.join(", "))).await;
     }
 
