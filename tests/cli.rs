@@ -90,6 +90,19 @@ fn assert_contract(j: &Value) {
     }
 }
 
+/// `fix --install` on `path`, its contract checked; `None` (with a note)
+/// when its packages could not be installed (no network to PyPI).
+fn fix_installed(path: &Path) -> Option<Value> {
+    let (_, json) = fix_file(path, &["--install"]);
+    let j = json.unwrap();
+    if !j["missing_packages"].as_array().unwrap().is_empty() {
+        eprintln!("note: {} skipped, packages not installed ({})", path.display(), j["failed_packages"]);
+        return None;
+    }
+    assert_contract(&j);
+    Some(j)
+}
+
 #[test]
 fn fixes_a_fragment_and_agrees_with_the_independent_scorer() {
     let path = repo().join("examples/word_count.py");
@@ -376,13 +389,7 @@ fn installed_fixture_classes_reach_full_coverage() {
     let mut failures = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        let (_, json) = fix_file(&path, &["--install"]);
-        let j = json.unwrap();
-        if !j["missing_packages"].as_array().unwrap().is_empty() {
-            eprintln!("note: {} skipped, packages not installed ({})", path.display(), j["failed_packages"]);
-            continue;
-        }
-        assert_contract(&j);
+        let Some(j) = fix_installed(&path) else { continue };
         if j["status"] != "completed" || j["coverage"]["ratio"] != 1.0 || j["names"].as_array().unwrap().iter().any(|n| n["stub"] == true) {
             failures.push(format!("{}: {} {} {}\n{}", path.display(), j["status"], j["coverage"]["ratio"], j["error"], j["prefix"].as_str().unwrap_or("")));
         }
@@ -396,13 +403,7 @@ fn a_library_asking_for_an_optional_dependency_gets_it() {
     // environment (pandas) stops there, the second one adds Jinja2. Reaches
     // PyPI through uv; skipped when pandas could not be installed (no network).
     let path = repo().join("tests/fixtures/optional/styled_table.py");
-    let (_, json) = fix_file(&path, &["--install"]);
-    let j = json.unwrap();
-    if !j["missing_packages"].as_array().unwrap().is_empty() {
-        eprintln!("note: pandas could not be installed ({}), skipping", j["failed_packages"]);
-        return;
-    }
-    assert_contract(&j);
+    let Some(j) = fix_installed(&path) else { return };
     let optional = &j["optional"][0];
     assert_eq!(optional["distribution"], "Jinja2", "{j}");
     assert_eq!(optional["library"], "pandas", "{optional}");
@@ -450,13 +451,7 @@ fn an_old_pandas_idiom_completes_with_older_releases() {
     // Reaches PyPI through uv; skipped when even the newest pandas could not
     // be installed (no network).
     let path = repo().join("tests/fixtures/legacy/grow_then_reshape.py");
-    let (_, json) = fix_file(&path, &["--install"]);
-    let j = json.unwrap();
-    if !j["missing_packages"].as_array().unwrap().is_empty() {
-        eprintln!("note: pandas could not be installed ({}), skipping", j["failed_packages"]);
-        return;
-    }
-    assert_contract(&j);
+    let Some(j) = fix_installed(&path) else { return };
     let legacy = &j["legacy"];
     assert_eq!(legacy["used"], true, "{legacy}");
     assert!(legacy["reason"].as_str().unwrap().contains("'append'"), "{legacy}");
