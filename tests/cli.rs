@@ -374,6 +374,13 @@ fn an_error_the_fragment_catches_is_refined_and_its_handler_kept_as_a_variant() 
 }
 
 #[test]
+fn a_helper_asked_by_several_tests_answers_no_then_yes() {
+    let j = fix_checked("tests/fixtures/branches/asked_in_turn.py");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    assert!(some_kept_has(&j, "prefix", "iter([False, True])"), "{j}");
+}
+
+#[test]
 fn a_name_defined_further_down_takes_that_definition() {
     let j = fix_checked("tests/fixtures/defined_further_down.py");
     assert_eq!(j["status"], "completed", "{j}");

@@ -2007,6 +2007,11 @@ fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
             // Called in a loop (`ok = ask(); if ok == 'n': ...`): each value the
             // condition tests for, in turn, then the one that already ends it.
             let plain_name = !b.name.contains('.') && !*is_async;
+            // Asked in turn by several tests (`if is_x(a): return ...` then
+            // `if is_x(b): return ...`): no, then yes, reaches the later one.
+            if let (true, Value::Bool(yes)) = (plain_name, &**returns) {
+                a.push(answers_in_turn(&b.name, &[Value::Bool(!yes), Value::Bool(*yes)]));
+            }
             if let (true, Value::Str(_) | Value::Int(_)) = (plain_name, &**returns) {
                 for lit in &lits {
                     let v = match lit {
