@@ -3,10 +3,12 @@
 //! A [`Proposer`] suggests prefixes (the deterministic rules here; a model
 //! later); [`search`] runs them in a [`Session`] and keeps what helps.
 
+mod alternatives;
 pub mod deterministic;
 pub mod infer;
 pub mod knowledge;
 pub mod lexical;
+mod paths;
 pub mod prefix;
 pub mod resources;
 pub mod search;

@@ -1,0 +1,289 @@
+//! Other values of a binding that may take a branch the other way: the
+//! evolution's vocabulary (empty and falsy values, the literals a condition
+//! names, shaped strings, instances of the types an `isinstance` names,
+//! answers in turn for a helper asked several times). Pure.
+
+use super::deterministic::isinstance_calls;
+use super::infer;
+use super::lexical::identifiers;
+use super::prefix::{Binding, Candidate};
+use super::string_shapes;
+use super::value::Value;
+use crate::analysis::Literal;
+
+/// A function `name` that returns `answers` one per call, then the last for good.
+fn answers_in_turn(name: &str, answers: &[Value]) -> Value {
+    let list = answers.iter().map(Value::expr).collect::<Vec<_>>().join(", ");
+    let last = answers.last().map(Value::expr).unwrap_or_else(|| "None".into());
+    let source = format!("_{name}_answers = iter([{list}])\n\n\ndef {name}(*args, **kwargs):\n    return next(_{name}_answers, {last})");
+    Value::Code { source, imports: vec![] }
+}
+
+/// A value that passes `isinstance(x, T)` for an abstract base class of
+/// `typing` or `collections.abc` (`Mapping`, `AsyncIterable`, ...).
+pub(super) fn abstract_instance(ty: &str, name: &str) -> Option<Value> {
+    let items = || vec![Value::Int(1), Value::Int(2)];
+    Some(match ty.rsplit('.').next()? {
+        "Iterable" | "Sequence" | "MutableSequence" | "Collection" | "Container" | "Sized" | "Reversible" => Value::List(items()),
+        "Mapping" | "MutableMapping" => Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]),
+        "AbstractSet" | "MutableSet" => Value::Set(items()),
+        "Iterator" => Value::Expr { code: "iter([1, 2])".into(), imports: vec![] },
+        "Generator" => Value::Expr { code: "(n for n in [1, 2])".into(), imports: vec![] },
+        // Only a definition makes an async generator; it binds a plain name.
+        "AsyncIterable" | "AsyncIterator" | "AsyncGenerator" if !name.contains('.') => {
+            let source = format!("async def _{name}_items():\n    for n in [1, 2]:\n        yield n\n\n\n{name} = _{name}_items()");
+            Value::Code { source, imports: vec![] }
+        }
+        _ => return None,
+    })
+}
+
+/// The empty or zero value of the same type, where there is one.
+pub(super) fn falsy(v: &Value) -> Option<Value> {
+    Some(match v {
+        Value::Int(_) => Value::Int(0),
+        Value::Float(_) => Value::Float(0.0),
+        Value::Str(_) => Value::Str(String::new()),
+        Value::Bytes(_) => Value::Bytes(String::new()),
+        Value::Bool(_) => Value::Bool(false),
+        Value::List(_) => Value::List(vec![]),
+        Value::Tuple(_) => Value::Tuple(vec![]),
+        Value::Set(_) => Value::Set(vec![]),
+        Value::Dict(_) => Value::Dict(vec![]),
+        Value::Object { .. } => Value::None,
+        _ => return None,
+    })
+}
+
+/// Strings shaped for the tests the condition's own line makes on names other
+/// than the collection's: where its items or keys may flow (at most two).
+fn items_shaped(collection: &str, item: &str, condition: &str) -> Vec<String> {
+    let test = condition.lines().next().unwrap_or("");
+    let mut out = Vec::new();
+    for n in identifiers(test).iter().filter(|n| *n != collection) {
+        for s in string_shapes::shaped(n, item, condition) {
+            if !out.contains(&s) && out.len() < 2 {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// Other values of a binding that may take a branch the other way.
+pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
+    let mut lits: Vec<Literal> = Vec::new();
+    for tok in condition.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-' || c == '\'' || c == '"' || c == '_')) {
+        if let Ok(i) = tok.parse::<i64>() {
+            lits.push(Literal::Int(i));
+        } else if tok.len() >= 2 && (tok.starts_with('\'') && tok.ends_with('\'') || tok.starts_with('"') && tok.ends_with('"')) {
+            lits.push(Literal::Str(tok[1..tok.len() - 1].to_string()));
+        }
+    }
+    // Sizes a `len()` test in the condition names (small ones only).
+    let lengths: Vec<usize> = if condition.contains("len(") {
+        lits.iter().filter_map(|l| if let Literal::Int(n) = l { usize::try_from(*n).ok() } else { None }).filter(|n| (1..=8).contains(n)).collect()
+    } else {
+        Vec::new()
+    };
+    let Some(v) = b.value() else { return Vec::new() };
+    // Other kinds the name could be (an `isinstance` test, a type switch).
+    let mut others: Vec<Value> = b.candidates.iter().filter_map(|c| match c {
+        Candidate::Value(x) if x != v && !matches!(x, Value::Anything) => Some(x.clone()),
+        _ => None,
+    }).collect();
+    if condition.contains("isinstance") || condition.contains("type(") {
+        others.extend([Value::Str("text".into()), Value::Int(1), Value::Float(1.5), Value::List(vec![Value::Int(1)]), Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]), Value::None]);
+        for (_, types) in isinstance_calls(condition).into_iter().filter(|(path, _)| *path == b.name) {
+            others.extend(types.iter().filter_map(|t| abstract_instance(t, &b.name)));
+        }
+    }
+    let mut alts = match v {
+        Value::Int(n) => {
+            let mut a = vec![Value::Int(0), Value::Int(-1), Value::Int(n + 100)];
+            for l in &lits {
+                if let Literal::Int(i) = l {
+                    a.extend([Value::Int(*i), Value::Int(i + 1), Value::Int(i - 1)]);
+                }
+            }
+            a
+        }
+        Value::Float(f) => vec![Value::Float(0.0), Value::Float(-f), Value::Float(f * 100.0)],
+        Value::Bool(x) => vec![Value::Bool(!x)],
+        Value::Str(s) => {
+            let mut a: Vec<Value> = string_shapes::shaped(&b.name, s, condition).into_iter().map(Value::Str).collect();
+            a.push(Value::Str(String::new()));
+            a.extend(lits.iter().filter_map(|l| if let Literal::Str(s) = l { Some(Value::Str(s.clone())) } else { None }));
+            a.push(Value::Str("42".into()));
+            a
+        }
+        // Empty, or one empty item among full ones (`if not x: continue`).
+        Value::List(items) => {
+            let mut a = vec![Value::List(vec![])];
+            // `len(x) != 1`, `len(args) > 2`: as many items as the condition names
+            // (an empty list has no item to repeat).
+            if let Some(first) = items.first() {
+                for &n in lengths.iter().filter(|&&n| n != items.len()) {
+                    a.push(Value::List((0..n).map(|i| items.get(i).cloned().unwrap_or_else(|| infer::vary(first, i))).collect()));
+                }
+            }
+            if let (true, Some(f)) = (items.len() >= 2, items.last().and_then(falsy)) {
+                let mut with = items.clone();
+                *with.last_mut().unwrap() = f;
+                a.push(Value::List(with));
+            }
+            // ... or in the middle, where neither the first nor the last
+            // item's own handling applies (`if s or i == last: ... else:`).
+            if let (true, Some(f)) = (items.len() >= 3, items.get(1).and_then(falsy)) {
+                let mut with = items.clone();
+                with[1] = f;
+                a.push(Value::List(with));
+            }
+            // Positions rather than counts (`Series(..., index=vals)`; `s[3] == 3`).
+            if !items.is_empty() && items.iter().all(|i| matches!(i, Value::Int(_))) && items.first() != Some(&Value::Int(0)) {
+                a.push(Value::List((0..items.len() as i64).map(Value::Int).collect()));
+            }
+            // Its items reach a name the condition tests (`for w in words: if w.isupper()`).
+            if let Some(Value::Str(last)) = items.last() {
+                for shaped in items_shaped(&b.name, last, condition) {
+                    let mut with = items.clone();
+                    *with.last_mut().unwrap() = Value::Str(shaped);
+                    a.push(Value::List(with));
+                }
+            }
+            a
+        }
+        Value::Dict(kv) => {
+            let mut a = vec![Value::Dict(vec![])];
+            for &n in lengths.iter().filter(|&&n| n < kv.len()) {
+                a.push(Value::Dict(kv[..n].to_vec()));
+            }
+            if let (true, Some(f)) = (kv.len() >= 2, kv.last().and_then(|(_, v)| falsy(v))) {
+                let mut with = kv.clone();
+                with.last_mut().unwrap().1 = f;
+                a.push(Value::Dict(with));
+            }
+            // Its keys reach a name the condition tests (`for key in d: if key.isupper()`).
+            if let Some((Value::Str(k), _)) = kv.first() {
+                for shaped in items_shaped(&b.name, k, condition) {
+                    if !kv.iter().any(|(x, _)| *x == Value::Str(shaped.clone())) {
+                        let mut with = kv.clone();
+                        with[0].0 = Value::Str(shaped);
+                        a.push(Value::Dict(with));
+                    }
+                }
+            }
+            a
+        }
+        Value::None => vec![Value::Int(1)],
+        // The members the condition reads decide (`obj.code is None`,
+        // `obj.ready()`): the same alternatives for each of them.
+        Value::Object { class, attrs, methods } => {
+            let mut a = vec![Value::None];
+            // An instance of the class an `isinstance` test names.
+            if !class.contains('(') {
+                for (_, types) in isinstance_calls(condition).into_iter().filter(|(path, _)| *path == b.name) {
+                    for ty in types.iter().filter(|t| !crate::analysis::is_builtin(t)) {
+                        a.push(Value::Object { class: format!("{class}({ty})"), attrs: attrs.clone(), methods: methods.clone() });
+                    }
+                }
+            }
+            // Each member the condition mentions, varied alone: (is a method, index, value).
+            let members = attrs.iter().map(|m| (false, m)).chain(methods.iter().map(|m| (true, m))).enumerate();
+            for (at, (is_method, (m, mv))) in members.filter(|(_, (_, (m, _)))| condition.contains(&format!("{}.{m}", b.name))) {
+                let inner = Binding::new(format!("{}.{m}", b.name), vec![Candidate::Value(mv.clone())]);
+                for alt in alternatives(&inner, condition) {
+                    let (mut attrs, mut methods) = (attrs.clone(), methods.clone());
+                    if is_method { methods[at - attrs.len()].1 = alt } else { attrs[at].1 = alt }
+                    a.push(Value::Object { class: class.clone(), attrs, methods });
+                }
+            }
+            a
+        }
+        // A function's result decides: the same alternatives for what it returns.
+        Value::Function { returns, is_async } => {
+            let inner = Binding::new(b.name.clone(), vec![Candidate::Value((**returns).clone())]);
+            let mut a: Vec<Value> = alternatives(&inner, condition)
+                .into_iter()
+                .map(|r| Value::Function { returns: Box::new(r), is_async: *is_async })
+                .collect();
+            a.push(Value::Function { returns: Box::new(Value::None), is_async: *is_async });
+            // Called in a loop (`ok = ask(); if ok == 'n': ...`): each value the
+            // condition tests for, in turn, then the one that already ends it.
+            let plain_name = !b.name.contains('.') && !*is_async;
+            // Asked in turn by several tests (`if is_x(a): return ...` then
+            // `if is_x(b): return ...`): no, then yes, reaches the later one.
+            if let (true, Value::Bool(yes)) = (plain_name, &**returns) {
+                a.push(answers_in_turn(&b.name, &[Value::Bool(!yes), Value::Bool(*yes)]));
+            }
+            if let (true, Value::Str(_) | Value::Int(_)) = (plain_name, &**returns) {
+                for lit in &lits {
+                    let v = match lit {
+                        Literal::Str(x) => Value::Str(x.clone()),
+                        Literal::Int(i) => Value::Int(*i),
+                        _ => continue,
+                    };
+                    if v != **returns && std::mem::discriminant(&v) == std::mem::discriminant(&**returns) {
+                        a.push(answers_in_turn(&b.name, &[v, (**returns).clone()]));
+                    }
+                }
+            }
+            a
+        }
+        // Unpacked (`this, other = self.align(o)`; `if len(this) == 0`): each
+        // item varied alone, the length kept so the unpacking still fits.
+        Value::Tuple(items) if items.len() <= 4 => {
+            let mut a = Vec::new();
+            for (i, item) in items.iter().enumerate() {
+                let inner = Binding::new(format!("{}[{i}]", b.name), vec![Candidate::Value(item.clone())]);
+                for alt in alternatives(&inner, condition).into_iter().take(3) {
+                    let mut with = items.clone();
+                    with[i] = alt;
+                    a.push(Value::Tuple(with));
+                }
+            }
+            a
+        }
+        // A name used as a type may be one of the builtin types.
+        Value::Class { .. } => ["str", "int", "float", "list", "dict", "tuple", "bytes"]
+            .iter()
+            .map(|t| Value::Expr { code: (*t).into(), imports: vec![] })
+            .collect(),
+        _ => vec![Value::None],
+    };
+    alts.extend(others);
+    if condition.contains("None") && !matches!(v, Value::Function { .. }) {
+        alts.push(Value::None);
+    }
+    alts.retain(|a| a != v);
+    let mut unique: Vec<Value> = Vec::new();
+    for a in alts {
+        if !unique.contains(&a) {
+            unique.push(a);
+        }
+    }
+    unique
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn abstract_base_classes_get_a_builtin_that_passes_isinstance() {
+        let b = Binding::new("result", vec![Candidate::Value(Value::Int(3))]);
+        let alts = alternatives(&b, "isinstance(result, collections.abc.Mapping)");
+        assert!(alts.contains(&Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))])), "{alts:?}");
+        let alts = alternatives(&b, "isinstance(result, AsyncIterable)");
+        assert!(alts.iter().any(|a| matches!(a, Value::Code { source, .. } if source.contains("async def _result_items") && source.ends_with("result = _result_items()"))), "{alts:?}");
+        // A member cannot be bound by a definition of its own.
+        assert_eq!(abstract_instance("AsyncIterable", "self.items"), None);
+    }
+
+    #[test]
+    fn branch_alternatives_use_the_condition_literals() {
+        let b = Binding::new("n", vec![Candidate::Value(Value::Int(3))]);
+        let alts = alternatives(&b, "n > 10");
+        assert!(alts.contains(&Value::Int(11)) && alts.contains(&Value::Int(0)));
+    }
+}

@@ -1,0 +1,129 @@
+//! Where a dotted path a condition or an error names (`node.value.func`,
+//! `children[i - 1].type`, `result.attrs` for `result = method(x)`,
+//! `cell.row` for `for cell in sheet.cells`) lands in a prefix's values, so
+//! that a rule can change exactly that value. Pure.
+
+use super::prefix::{Candidate, Prefix};
+use super::session::Context;
+use super::value::Value;
+
+/// The value a dotted path (`node.value.func`) reaches in the prefix.
+/// A step may index a list or tuple (`node.children[i - 1].type`): by its
+/// literal position, else the first item (where a loop's first test looks).
+pub(super) fn value_at_mut<'p>(p: &'p mut Prefix, path: &str) -> Option<&'p mut Value> {
+    let mut parts = path.split('.');
+    let (root, index) = subscripted(parts.next()?);
+    let b = p.binding_mut(root)?;
+    let Candidate::Value(v) = b.current_mut() else { return None };
+    let v = item_at_mut(v, index)?;
+    attrs_at_mut(v, parts)
+}
+
+fn attrs_at_mut<'v, 'a>(v: &'v mut Value, parts: impl Iterator<Item = &'a str>) -> Option<&'v mut Value> {
+    let mut target = Some(v);
+    for part in parts {
+        let (attr, index) = subscripted(part);
+        target = match target {
+            Some(Value::Object { attrs, .. }) | Some(Value::Derived { attrs, .. }) => {
+                attrs.iter_mut().find(|(n, _)| n == attr).and_then(|(_, v)| item_at_mut(v, index))
+            }
+            _ => None,
+        };
+    }
+    target
+}
+
+/// `children[i - 1]` → (`children`, Some(`i - 1`)).
+pub(super) fn subscripted(part: &str) -> (&str, Option<&str>) {
+    match part.strip_suffix(']').and_then(|p| p.split_once('[')) {
+        Some((name, index)) => (name, Some(index.trim())),
+        None => (part, None),
+    }
+}
+
+fn item_at_mut<'v>(v: &'v mut Value, index: Option<&str>) -> Option<&'v mut Value> {
+    let Some(index) = index else { return Some(v) };
+    let (Value::List(items) | Value::Tuple(items)) = v else { return None };
+    let n = items.len() as i64;
+    let at = match index.parse::<i64>() {
+        Ok(i) if i < 0 => n + i,
+        Ok(i) => i,
+        Err(_) => 0,
+    };
+    (0..n).contains(&at).then(move || &mut items[at as usize])
+}
+
+/// Like [`value_at_mut`], also through a fragment name assigned, before
+/// `line`, from a call of a prefix function or method (`result =
+/// method(obj)`; `result.attrs` is an attribute of what `method` returns).
+pub(super) fn value_through_call<'p>(ctx: &Context, p: &'p mut Prefix, path: &str, line: u32) -> Option<&'p mut Value> {
+    value_through_item(ctx, p, path, line, 0)
+}
+
+/// [`value_through_call`] where a loop variable stands for item `item` of
+/// what it iterates (`None` past the end, or when the path is no loop's).
+pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &str, line: u32, item: usize) -> Option<&'p mut Value> {
+    let root = path.split('.').next()?;
+    if p.binding(root).is_some() {
+        return if item == 0 { value_at_mut(p, path) } else { None };
+    }
+    let (l, _) = ctx.analysis.assigned.range(..=line).rev().find(|(_, names)| names.iter().any(|n| n == root))?;
+    let text = ctx.line_text(*l).trim();
+    // `for cell in sheet.cells:`: the first item of the iterable.
+    if let Some(iterable) = text.strip_prefix("for ").and_then(|t| t.strip_prefix(root)).and_then(|t| t.trim_start().strip_prefix("in ")) {
+        let iterable = iterable.trim().trim_end_matches(':').trim();
+        let rest: String = path[root.len()..].to_string();
+        let is_dotted = iterable.split('.').all(|c| !c.is_empty() && c.chars().all(|ch| ch.is_alphanumeric() || ch == '_'));
+        if !is_dotted || p.binding(iterable.split('.').next()?).is_none() {
+            return None;
+        }
+        let len = match value_at_mut(p, iterable)? {
+            Value::List(items) | Value::Tuple(items) => items.len(),
+            _ => 0,
+        };
+        return if item < len { value_at_mut(p, &format!("{iterable}[{item}]{rest}")) } else { None };
+    }
+    if item > 0 {
+        return None;
+    }
+    let rhs = text.strip_prefix(root)?.trim_start().strip_prefix('=')?;
+    let callee = rhs.trim().split_once('(')?.0.trim();
+    if rhs.starts_with('=') || !callee.split('.').all(|c| !c.is_empty() && c.chars().all(|ch| ch.is_alphanumeric() || ch == '_')) {
+        return None;
+    }
+    let rest = path.split('.').skip(1);
+    let (owner, method) = match callee.rsplit_once('.') {
+        Some((owner, method)) if p.binding(owner.split('.').next()?).is_some() => (owner, Some(method)),
+        _ => (callee, None),
+    };
+    let returned = match (value_at_mut(p, owner)?, method) {
+        (Value::Function { returns, .. }, None) => &mut **returns,
+        (Value::Object { methods, .. } | Value::Derived { methods, .. }, Some(m)) => methods.iter_mut().find(|(n, _)| n == m).map(|(_, v)| v)?,
+        _ => return None,
+    };
+    attrs_at_mut(returned, rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synth::prefix::Binding;
+
+    fn object(class: &str, attrs: Vec<(&str, Value)>) -> Value {
+        Value::Object { class: class.into(), attrs: attrs.into_iter().map(|(n, v)| (n.to_string(), v)).collect(), methods: vec![] }
+    }
+
+    #[test]
+    fn paths_step_through_attributes_and_list_items() {
+        let kids = Value::List(vec![object("Leaf", vec![("type", Value::Int(1))]), object("Leaf", vec![("type", Value::Int(2))])]);
+        let node = object("Node", vec![("children", kids)]);
+        let mut p = Prefix { bindings: vec![Binding::new("node", vec![Candidate::Value(node)])], ..Prefix::default() };
+        assert_eq!(value_at_mut(&mut p, "node.children[1].type"), Some(&mut Value::Int(2)));
+        assert_eq!(value_at_mut(&mut p, "node.children[-1].type"), Some(&mut Value::Int(2)));
+        // An index only known at run time: the first item, where a loop starts.
+        assert_eq!(value_at_mut(&mut p, "node.children[i - 1].type"), Some(&mut Value::Int(1)));
+        assert_eq!(value_at_mut(&mut p, "node.children[5].type"), None);
+        assert_eq!(value_at_mut(&mut p, "node.parent"), None);
+        assert_eq!(subscripted("children[i - 1]"), ("children", Some("i - 1")));
+    }
+}
