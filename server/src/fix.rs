@@ -116,19 +116,18 @@ impl Engine {
         modules.extend(proposer.initial(&ctx).imported_modules());
         let plan = env::plan_imports(&modules, &self.stdlib);
         let environment = self.envs.prepare(&plan.distributions, opts.install)?;
-        let searched = self.search_in(environment, &fragment, &analysis, opts.budget, opts.max_runs, progress)?;
-        let mut executions = searched.executions;
-        let mut library_errors = searched.library_errors.clone();
-        let mut chosen = searched;
+        let mut chosen = self.search_in(environment, &fragment, &analysis, opts.budget, opts.max_runs, progress)?;
+        let mut executions = chosen.executions;
         let mut distributions = plan.distributions.clone();
+        // A later search: what is left of the budget, and at least a third of it.
+        let later_budget = || opts.budget.saturating_sub(started.elapsed()).max(opts.budget / 3);
         // Optional dependencies: a library said it needs a distribution it
         // imports on demand (`df.style` wants Jinja2); search again with it.
         let mut optional: Vec<OptionalReport> = Vec::new();
         while optional.len() < 2 {
-            let Some(dep) = self.optional_plan(&chosen, &library_errors, &distributions, progress) else { break };
-            if optional.iter().any(|o| o.distribution == dep.distribution) {
-                break;
-            }
+            // A search that did no better ends the loop, so the errors to
+            // read are always the chosen search's own.
+            let Some(dep) = self.optional_plan(&chosen, &distributions, progress) else { break };
             let mut report = OptionalReport { distribution: dep.distribution.clone(), library: dep.library, reason: dep.reason, used: false, error: None };
             if !opts.install {
                 // Said, not done: nothing is installed without consent.
@@ -140,10 +139,8 @@ impl Engine {
             with.insert(dep.distribution);
             match self.envs.prepare(&with, true) {
                 Ok(fuller) if fuller.missing.is_empty() => {
-                    let budget = opts.budget.saturating_sub(started.elapsed()).max(opts.budget / 3);
-                    let searched = self.search_in(fuller, &fragment, &analysis, budget, opts.max_runs, progress)?;
+                    let searched = self.search_in(fuller, &fragment, &analysis, later_budget(), opts.max_runs, progress)?;
                     executions += searched.executions;
-                    library_errors = searched.library_errors.clone();
                     if searched.result.best.score() > chosen.result.best.score() {
                         report.used = true;
                         chosen = searched;
@@ -175,10 +172,8 @@ impl Engine {
             };
             match self.envs.prepare_constrained(&distributions, &legacy_plan.constraints, true) {
                 Ok(older) if older.missing.is_empty() => {
-                    // What is left of the budget, and at least a third of it.
-                    let budget = opts.budget.saturating_sub(started.elapsed()).max(opts.budget / 3);
                     let versions = env::installed_versions(&older.venv);
-                    let searched = self.search_in(older, &fragment, &analysis, budget, opts.max_runs, progress)?;
+                    let searched = self.search_in(older, &fragment, &analysis, later_budget(), opts.max_runs, progress)?;
                     executions += searched.executions;
                     report.versions = legacy_plan
                         .constraints
@@ -257,11 +252,11 @@ impl Engine {
 
     /// The optional dependency to add, when a library asked for one in any
     /// run of the last search (reported, and installed only with `install`).
-    fn optional_plan(&self, searched: &Searched, errors: &[ExceptionInfo], distributions: &BTreeSet<String>, progress: &dyn Progress) -> Option<env::OptionalDependency> {
+    fn optional_plan(&self, searched: &Searched, distributions: &BTreeSet<String>, progress: &dyn Progress) -> Option<env::OptionalDependency> {
         if progress.cancelled() || !searched.environment.missing.is_empty() || searched.result.best.outcome.status == RunStatus::Completed {
             return None;
         }
-        errors.iter().find_map(|e| env::optional_dependency(e, distributions, &self.stdlib))
+        searched.library_errors.iter().find_map(|e| env::optional_dependency(e, distributions, &self.stdlib))
     }
 
     /// The older environment to try, when the search in the newest one

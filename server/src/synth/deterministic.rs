@@ -4,7 +4,7 @@
 //! branches.
 
 use super::infer::{self, camel};
-use super::lexical::identifiers;
+use super::lexical::{identifiers, is_dotted};
 use super::knowledge::{self, kinds, well_known_import};
 use super::prefix::{module_of_import, names_bound_by_import, Binding, Candidate, LocalModule, Prefix};
 use super::resources::{directory_for, resource_for};
@@ -706,7 +706,6 @@ fn without_module(prefix: &Prefix, module: &str) -> Prefix {
 /// `isinstance(path, T)` and `isinstance(path, (A, B))` calls in `text`:
 /// the tested dotted path and the leading dotted name of each type.
 pub(super) fn isinstance_calls(text: &str) -> Vec<(String, Vec<String>)> {
-    let dotted = |s: &str| !s.is_empty() && s.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'));
     let token = |s: &str| -> String { s.trim_start().chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.').collect() };
     let mut out = Vec::new();
     let mut rest = text;
@@ -719,8 +718,8 @@ pub(super) fn isinstance_calls(text: &str) -> Vec<(String, Vec<String>)> {
             Some(inner) => inner.split(')').next().unwrap_or("").split(',').map(token).collect(),
             None => vec![token(after)],
         };
-        let types: Vec<String> = types.into_iter().filter(|t| dotted(t)).collect();
-        if dotted(path) && !types.is_empty() {
+        let types: Vec<String> = types.into_iter().filter(|t| is_dotted(t)).collect();
+        if is_dotted(path) && !types.is_empty() {
             out.push((path.to_string(), types));
         }
     }
@@ -902,7 +901,7 @@ fn membership_variants(ctx: &Context, best: &Attempt, line: u32) -> Vec<Prefix> 
     let text = ctx.line_text(line);
     let dotted = |s: &str| -> Option<String> {
         let t: String = s.trim().trim_start_matches("not ").trim_start_matches('(').trim_end_matches(':').trim_end_matches(')').trim().to_string();
-        (!t.is_empty() && t.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'))).then_some(t)
+        is_dotted(&t).then_some(t)
     };
     let cond = text.trim().trim_start_matches("elif ").trim_start_matches("if ").trim_start_matches("while ");
     let Some((a, b)) = cond.split_once(" not in ").or_else(|| cond.split_once(" in ")) else { return Vec::new() };
@@ -944,11 +943,9 @@ fn observed_value(best: &Attempt, name: &str) -> Option<Value> {
         "None" => Value::None,
         "True" => Value::Bool(true),
         "False" => Value::Bool(false),
-        r if r.parse::<i64>().is_ok() => Value::Int(r.parse().ok()?),
-        r if r.len() >= 2 && (r.starts_with('\'') && r.ends_with('\'') || r.starts_with('"') && r.ends_with('"')) && !r.contains('\\') => {
-            Value::Str(r[1..r.len() - 1].to_string())
-        }
-        _ => return None,
+        // Escapes would need decoding to give the same string back.
+        r if r.contains('\\') => return None,
+        r => key_value(&parse_literal_key(r)?),
     })
 }
 
@@ -1339,12 +1336,16 @@ fn split_items(list: &str) -> Vec<&str> {
     items
 }
 
-fn add_key(b: &mut Binding, key: &KeyLit) -> bool {
-    let Candidate::Value(v) = b.current_mut() else { return false };
-    let k = match key {
+fn key_value(key: &KeyLit) -> Value {
+    match key {
         KeyLit::Str(s) => Value::Str(s.clone()),
         KeyLit::Int(i) => Value::Int(*i),
-    };
+    }
+}
+
+fn add_key(b: &mut Binding, key: &KeyLit) -> bool {
+    let Candidate::Value(v) = b.current_mut() else { return false };
+    let k = key_value(key);
     match v {
         Value::Dict(items) if !items.iter().any(|(x, _)| *x == k) => {
             let sample = items.first().map(|(_, v)| v.clone()).unwrap_or(Value::Int(1));
@@ -1648,8 +1649,7 @@ fn subscript_paths(line: &str) -> Vec<String> {
     for (at, _) in line.match_indices('[') {
         let Some(inner) = line[at + 1..].split(']').next() else { continue };
         let inner = inner.trim();
-        let dotted = !inner.is_empty() && inner.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'));
-        if dotted && !inner.starts_with(|c: char| c.is_ascii_digit()) && !out.iter().any(|o| o == inner) {
+        if is_dotted(inner) && !inner.starts_with(|c: char| c.is_ascii_digit()) && !out.iter().any(|o| o == inner) {
             out.push(inner.to_string());
         }
     }

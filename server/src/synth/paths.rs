@@ -3,6 +3,7 @@
 //! `cell.row` for `for cell in sheet.cells`) lands in a prefix's values, so
 //! that a rule can change exactly that value. Pure.
 
+use super::lexical::is_dotted;
 use super::prefix::{Candidate, Prefix};
 use super::session::Context;
 use super::value::Value;
@@ -73,8 +74,7 @@ pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &st
     if let Some(iterable) = text.strip_prefix("for ").and_then(|t| t.strip_prefix(root)).and_then(|t| t.trim_start().strip_prefix("in ")) {
         let iterable = iterable.trim().trim_end_matches(':').trim();
         let rest: String = path[root.len()..].to_string();
-        let is_dotted = iterable.split('.').all(|c| !c.is_empty() && c.chars().all(|ch| ch.is_alphanumeric() || ch == '_'));
-        if !is_dotted || p.binding(iterable.split('.').next()?).is_none() {
+        if !is_dotted(iterable) || p.binding(iterable.split('.').next()?).is_none() {
             return None;
         }
         let len = match value_at_mut(p, iterable)? {
@@ -88,7 +88,7 @@ pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &st
     }
     let rhs = text.strip_prefix(root)?.trim_start().strip_prefix('=')?;
     let callee = rhs.trim().split_once('(')?.0.trim();
-    if rhs.starts_with('=') || !callee.split('.').all(|c| !c.is_empty() && c.chars().all(|ch| ch.is_alphanumeric() || ch == '_')) {
+    if rhs.starts_with('=') || !is_dotted(callee) {
         return None;
     }
     let rest = path.split('.').skip(1);
