@@ -85,6 +85,10 @@ fn assert_contract(j: &Value) {
         assert!((ratio - covered as f64 / executable as f64).abs() < 1e-9);
     }
     assert_eq!(j["stats"]["llm_calls"], 0);
+    // The union is what the best prefix and the kept variants cover, no more.
+    let lines = |c: &Value| c.as_array().unwrap().iter().map(|l| l.as_u64().unwrap()).collect::<std::collections::BTreeSet<_>>();
+    let kept = std::iter::once(&cov["covered"]).chain(j["variants"].as_array().unwrap().iter().map(|v| &v["covered"])).flat_map(lines).collect();
+    assert_eq!(lines(&j["union_coverage"]["covered"]), kept, "{j}");
     for n in j["names"].as_array().unwrap() {
         assert!(n["name"].is_string() && n["kind"].is_string() && n["stub"].is_boolean(), "{n}");
     }
@@ -331,6 +335,16 @@ fn a_variant_has_as_many_items_as_a_length_test_names() {
     let j = fix_checked("tests/fixtures/branches/length_decides.py");
     assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
     assert!(some_kept_has(&j, "prefix", "names = ['Ada']"), "{j}");
+}
+
+#[test]
+fn variants_reach_the_items_a_body_unpacks_and_its_length_test() {
+    let j = fix_checked("tests/fixtures/branches/unpacked_items_tested.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    assert!(some_kept_has(&j, "prefix", "parts = ()"), "{j}");
+    // The prefix the better one displaced keeps the line only it reached.
+    assert!(some_kept_has(&j, "prefix", "kind = 'header'"), "{j}");
 }
 
 #[test]

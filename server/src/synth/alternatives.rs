@@ -234,6 +234,10 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         // item varied alone, the length kept so the unpacking still fits.
         Value::Tuple(items) if items.len() <= 4 => {
             let mut a = Vec::new();
+            // `len(node.children) != 3`: no items at all.
+            if !lengths.is_empty() || condition.contains("len(") {
+                a.push(Value::Tuple(vec![]));
+            }
             for (i, item) in items.iter().enumerate() {
                 let inner = Binding::new(format!("{}[{i}]", b.name), vec![Candidate::Value(item.clone())]);
                 for alt in alternatives(&inner, condition).into_iter().take(3) {

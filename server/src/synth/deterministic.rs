@@ -825,6 +825,10 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) 
             if *slot != v {
                 *slot = v.clone();
                 out.push(p);
+            } else if let Some(other) = alternatives(&Binding::new(lhs.clone(), vec![Candidate::Value(v.clone())]), "").into_iter().next() {
+                // Already equal: the branch on the other side of the test.
+                *slot = other;
+                out.push(p);
             }
         }
         if let Some(slot) = value_through_call(ctx, &mut all, lhs, line) {

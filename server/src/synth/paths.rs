@@ -86,6 +86,17 @@ pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &st
     if item > 0 {
         return None;
     }
+    // `lpar, wrapped, rpar = node.children`: the item at the name's position.
+    if let Some((targets, source)) = text.split_once('=').filter(|(t, s)| t.contains(',') && !s.starts_with('=')) {
+        let targets: Vec<&str> = targets.trim().trim_matches(['(', ')']).split(',').map(str::trim).collect();
+        let source = source.trim();
+        let at = targets.iter().position(|t| *t == root)?;
+        if !is_dotted(source) || targets.iter().any(|t| t.starts_with('*')) || p.binding(source.split('.').next()?).is_none() {
+            return None;
+        }
+        let rest = &path[root.len()..];
+        return value_at_mut(p, &format!("{source}[{at}]{rest}"));
+    }
     let rhs = text.strip_prefix(root)?.trim_start().strip_prefix('=')?;
     let callee = rhs.trim().split_once('(')?.0.trim();
     if rhs.starts_with('=') || !is_dotted(callee) {

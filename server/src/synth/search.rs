@@ -84,7 +84,9 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
             let top = found.into_iter().max_by_key(Attempt::score).unwrap();
             if top.score() > best.score() {
                 // The variant got further: what stops it now is refined too.
-                best = explore(session, proposer, progress, top, &mut seen_failures, &mut rounds)?;
+                // The prefix it displaces may still hold lines of the union.
+                let displaced = std::mem::replace(&mut best, explore(session, proposer, progress, top, &mut seen_failures, &mut rounds)?);
+                variants.push(displaced);
                 continue 'climb;
             }
             if union.is_full() {
@@ -94,7 +96,27 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
         break;
     }
     variants.retain(|v| v.prefix != best.prefix);
+    let variants = smallest_cover(&best.coverage.covered, variants, |v| &v.coverage.covered);
     Ok(SearchResult { best, variants, union, rounds })
+}
+
+/// The candidates that, beside lines already `covered`, cover every line
+/// any of them covers: greedily, the one adding most lines first (a tie
+/// keeps the earlier one).
+fn smallest_cover<T>(covered: &[u32], mut candidates: Vec<T>, lines: impl Fn(&T) -> &[u32]) -> Vec<T> {
+    let mut covered: HashSet<u32> = covered.iter().copied().collect();
+    let mut kept = Vec::new();
+    loop {
+        let adds = |v: &T| lines(v).iter().filter(|l| !covered.contains(l)).count();
+        let Some((at, n)) = candidates.iter().map(adds).enumerate().rev().max_by_key(|&(_, n)| n) else { break };
+        if n == 0 {
+            break;
+        }
+        let v = candidates.remove(at);
+        covered.extend(lines(&v).iter().copied());
+        kept.push(v);
+    }
+    kept
 }
 
 /// Exploration: greedy refinement from `start` with coverage-aware pruning.
@@ -136,4 +158,17 @@ fn explore(
         }
     }
     Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::smallest_cover;
+
+    #[test]
+    fn the_kept_variants_are_a_small_cover_of_the_union() {
+        let candidates: Vec<Vec<u32>> = vec![vec![5], vec![5, 7], vec![13], vec![2, 13], vec![7]];
+        let kept = smallest_cover(&[2, 9], candidates, |v| v);
+        assert_eq!(kept, vec![vec![5, 7], vec![13]]);
+        assert!(smallest_cover(&[1, 2], vec![vec![1], vec![2]], |v| v).is_empty());
+    }
 }
