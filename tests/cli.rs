@@ -348,6 +348,14 @@ fn variants_reach_the_items_a_body_unpacks_and_its_length_test() {
 }
 
 #[test]
+fn variants_reach_members_through_a_name_the_body_assigns() {
+    let j = fix_checked("tests/fixtures/branches/alias_walks_up.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    assert!(some_kept_has(&j, "prefix", "owner = None"), "{j}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

@@ -4,7 +4,7 @@
 //! branches.
 
 use super::infer::{self, camel};
-use super::lexical::{identifiers, is_dotted};
+use super::lexical::{dotted_paths, identifiers, is_dotted};
 use super::knowledge::{self, kinds, well_known_import};
 use super::prefix::{module_of_import, names_bound_by_import, Binding, Candidate, LocalModule, Prefix};
 use super::resources::{directory_for, resource_for};
@@ -401,6 +401,7 @@ impl Proposer for Deterministic {
             out.extend(membership_variants(ctx, best, *line));
             out.extend(equality_variants(ctx, best, *line, condition));
             out.extend(conjunction_variants(ctx, best, *line, condition));
+            out.extend(path_variants(ctx, best, *line, condition));
             let mut names = gnames.clone();
             names.extend(identifiers(condition));
             names.extend(related_bindings(ctx, &best.prefix, *line));
@@ -883,6 +884,30 @@ fn conjunction_variants(ctx: &Context, best: &Attempt, line: u32, condition: &st
         changed += 1;
     }
     if changed >= 2 { vec![p] } else { Vec::new() }
+}
+
+/// Members a condition tests through a name the fragment assigned (`p =
+/// leaf.parent`; `if not p.parent`): the value each lands on, varied.
+fn path_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
+    let mut out = Vec::new();
+    for path in dotted_paths(condition) {
+        let root = path.split('.').next().unwrap_or_default();
+        if best.prefix.binding(root).is_some() {
+            // A prefix value's members vary with the value itself.
+            continue;
+        }
+        let mut p = best.prefix.clone();
+        let Some(slot) = value_through_call(ctx, &mut p, &path, line) else { continue };
+        let here = Binding::new(path.clone(), vec![Candidate::Value(slot.clone())]);
+        for alt in alternatives(&here, condition).into_iter().take(4) {
+            let mut q = best.prefix.clone();
+            if let Some(slot) = value_through_call(ctx, &mut q, &path, line) {
+                *slot = alt;
+                out.push(q);
+            }
+        }
+    }
+    out
 }
 
 /// Whether a value is true in a test, when that is plain from it.

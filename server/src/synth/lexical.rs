@@ -43,6 +43,39 @@ pub fn identifiers(line: &str) -> Vec<String> {
     out
 }
 
+/// The dotted names of a line outside its strings and comment (`p.parent`
+/// in `if not p.parent and x:`), each once, in order; plain names are left out.
+pub fn dotted_paths(line: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut code = String::with_capacity(line.len());
+    let mut in_str: Option<char> = None;
+    let mut escaped = false;
+    for c in line.chars() {
+        match in_str {
+            Some(q) => {
+                if !escaped && c == q {
+                    in_str = None;
+                }
+                escaped = !escaped && c == '\\';
+                code.push(' ');
+            }
+            None if c == '#' => break,
+            None if c == '\'' || c == '"' => {
+                in_str = Some(c);
+                code.push(' ');
+            }
+            None => code.push(c),
+        }
+    }
+    for token in code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')) {
+        let token = token.trim_matches('.');
+        if token.contains('.') && is_dotted(token) && !token.starts_with(|c: char| c.is_ascii_digit()) && !out.iter().any(|t| t == token) {
+            out.push(token.to_string());
+        }
+    }
+    out
+}
+
 /// A dotted name (`node.value.func`): parts of identifier characters joined
 /// by dots, none of them empty.
 pub fn is_dotted(text: &str) -> bool {
@@ -52,6 +85,12 @@ pub fn is_dotted(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dotted_paths_are_read_outside_strings() {
+        assert_eq!(dotted_paths("if not p.parent and p.type == 'a.b': # x.y"), ["p.parent", "p.type"]);
+        assert_eq!(dotted_paths("len(node.children) != 3.5 or f(x)"), ["node.children"]);
+    }
 
     #[test]
     fn dotted_names_are_identifier_parts_joined_by_dots() {

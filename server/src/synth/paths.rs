@@ -98,6 +98,11 @@ pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &st
         return value_at_mut(p, &format!("{source}[{at}]{rest}"));
     }
     let rhs = text.strip_prefix(root)?.trim_start().strip_prefix('=')?;
+    // `p = leaf.parent` (or `p = p.parent`, resolved before this line).
+    if is_dotted(rhs.trim()) && !rhs.starts_with('=') {
+        let at = l.saturating_sub(1);
+        return value_through_item(ctx, p, &format!("{}{}", rhs.trim(), &path[root.len()..]), at, 0);
+    }
     let callee = rhs.trim().split_once('(')?.0.trim();
     if rhs.starts_with('=') || !is_dotted(callee) {
         return None;
