@@ -193,7 +193,22 @@ impl Prefix {
                 }
             }
         }
-        defs.extend(in_dependency_order(named_defs));
+        // Values of several bindings may share a class (the same members, so
+        // the same name): it is defined once, where first needed.
+        let mut classes_defined: Vec<String> = Vec::new();
+        for d in in_dependency_order(named_defs) {
+            let blocks: Vec<&str> = d
+                .split("\n\n\n")
+                .filter(|b| {
+                    let repeated = b.starts_with("class ") && classes_defined.iter().any(|c| c == b);
+                    if b.starts_with("class ") && !repeated {
+                        classes_defined.push(b.to_string());
+                    }
+                    !repeated
+                })
+                .collect();
+            defs.push(blocks.join("\n\n\n"));
+        }
         imports.sort_by_key(|i| (i.starts_with("from "), i.clone()));
         imports.dedup();
         let mut out = String::new();
@@ -346,6 +361,18 @@ mod tests {
         assert_eq!(names_bound_by_import("import numpy as np, sys"), ["np", "sys"]);
         assert_eq!(names_bound_by_import("from datetime import timezone"), ["timezone"]);
         assert_eq!(names_bound_by_import("from a.b import (c, d as e)"), ["c", "e"]);
+    }
+
+    #[test]
+    fn a_class_two_values_share_is_defined_once() {
+        let leaf = || Value::Object { class: "Leaf".into(), attrs: vec![("kind".into(), Value::Str("a".into()))], methods: vec![] };
+        let holder = |class: &str| Value::Object { class: class.into(), attrs: vec![("leaf".into(), leaf())], methods: vec![] };
+        let mut p = Prefix::default();
+        p.bindings.push(Binding::new("first", vec![Candidate::Value(holder("First"))]));
+        p.bindings.push(Binding::new("second", vec![Candidate::Value(holder("Second"))]));
+        let text = p.render();
+        assert_eq!(text.matches("class Leaf:").count(), 1, "{text}");
+        assert!(text.contains("class Second:\n    leaf = Leaf()") && text.ends_with("second = Second()\n"), "{text}");
     }
 
     #[test]
