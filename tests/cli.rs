@@ -356,6 +356,16 @@ fn variants_reach_members_through_a_name_the_body_assigns() {
 }
 
 #[test]
+fn a_raised_name_is_an_exception_and_variants_reach_both_raises() {
+    let j = fix_checked("tests/fixtures/branches/unchanged_signal.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert!(j["prefix"].as_str().unwrap().contains("class Unchanged(Exception):"), "{j}");
+    // Every line but the two `raise`s (a raise never completes) ran in some kept prefix.
+    assert_eq!(j["union_coverage"]["covered"], serde_json::json!([3, 5, 6, 8]), "{j}");
+    assert!(some_kept_has(&j, "prefix", "text = ''"), "both clauses hold at once: {j}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

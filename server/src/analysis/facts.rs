@@ -173,6 +173,9 @@ pub struct Usage {
     /// Named as a type in an evaluated annotation (`x: T`, `-> List[T]`,
     /// `Optional[T]`): it must be a class.
     pub annotates: bool,
+    /// Raised (`raise X`, `raise X(...)`) or caught (`except X`, `except (X, Y)`):
+    /// it must be an exception class.
+    pub raised: bool,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]

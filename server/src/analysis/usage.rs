@@ -189,6 +189,7 @@ pub fn merge(into: &mut Usage, from: &Usage) {
     into.awaited |= from.awaited;
     into.formatted |= from.formatted;
     into.annotates |= from.annotates;
+    into.raised |= from.raised;
 }
 
 pub(crate) fn record_call(u: &mut Usage, shape: CallShape) {

@@ -771,9 +771,12 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) 
     for clause in flat.split(" and ").flat_map(|c| c.split(" or ")) {
         if let Some((l, r)) = clause.split_once("==") {
             let (l, r) = (l.trim().trim_start_matches("not ").trim(), r.trim());
+            // Either side may be the one to change (`src == dst` where `dst`
+            // is what a prefix helper returned).
             if is_path(l) {
                 pairs.push((l.to_string(), r.to_string()));
-            } else if is_path(r) {
+            }
+            if is_path(r) {
                 pairs.push((r.to_string(), l.to_string()));
             }
         }
@@ -799,7 +802,7 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) 
         if !is_path(rhs) {
             return None;
         }
-        if let Some(v) = value_at_mut(p, rhs) {
+        if let Some(v) = value_through_call(ctx, p, rhs, line) {
             return Some(v.clone());
         }
         let root = rhs.split('.').next()?;
@@ -854,7 +857,7 @@ fn conjunction_variants(ctx: &Context, best: &Attempt, line: u32, condition: &st
     let mut p = best.prefix.clone();
     let mut changed = 0;
     for clause in condition.split(" and ") {
-        let clause = clause.trim().trim_start_matches('(').trim_end_matches(')').trim();
+        let clause = unbalanced_parens_trimmed(clause);
         let (path, want_truthy) = if let Some(rest) = clause.strip_prefix("not ") {
             (rest.trim(), false)
         } else if let Some(rest) = clause.strip_suffix(" is None") {
@@ -908,6 +911,20 @@ fn path_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> V
         }
     }
     out
+}
+
+/// A clause cut out of `(a and b.strip())` without the parenthesis the cut
+/// left unmatched: `(a` → `a`, `b.strip())` → `b.strip()`.
+fn unbalanced_parens_trimmed(clause: &str) -> &str {
+    let mut c = clause.trim();
+    let count = |c: &str, p: char| c.matches(p).count();
+    while c.starts_with('(') && count(c, '(') > count(c, ')') {
+        c = c[1..].trim_start();
+    }
+    while c.ends_with(')') && count(c, ')') > count(c, '(') {
+        c = c[..c.len() - 1].trim_end();
+    }
+    c
 }
 
 /// Whether a value is true in a test, when that is plain from it.
@@ -1810,6 +1827,13 @@ mod tests {
         let three = Value::Dict(["a", "b", "c"].iter().map(|k| (Value::Str((*k).into()), Value::Int(1))).collect());
         let alts = alternatives(&b(three), "len(xs) != 1");
         assert!(alts.contains(&Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))])), "{alts:?}");
+    }
+
+    #[test]
+    fn clauses_lose_only_the_parentheses_a_split_left_unmatched() {
+        assert_eq!(unbalanced_parens_trimmed(" (not a"), "not a");
+        assert_eq!(unbalanced_parens_trimmed("not b.strip())"), "not b.strip()");
+        assert_eq!(unbalanced_parens_trimmed("not text.strip()"), "not text.strip()");
     }
 
     #[test]

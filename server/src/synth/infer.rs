@@ -193,7 +193,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         // `def f(xs: List[Leaf])` subscripts a typing generic with it at def time.
         add(&mut scores, "class", 6);
     }
-    if is_exception_name(name) {
+    if is_exception_name(name) || u.raised {
         // `raise NotFoundError`, `except NotFoundError:`: only an exception class works.
         add(&mut scores, "exception", 20);
     }

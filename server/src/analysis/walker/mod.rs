@@ -197,7 +197,11 @@ impl<'a> Walker<'a> {
                         "except_clause" => {
                             for v in fields(c, "value") {
                                 let (inner, alias) = split_as(v);
-                                self.expr(inner);
+                                let caught: Vec<Node> = if inner.kind() == "tuple" || inner.kind() == "parenthesized_expression" { named(inner).collect() } else { vec![inner] };
+                                for class in caught {
+                                    let p = self.expr(class);
+                                    self.store.with(p.as_ref(), |u| u.raised = true);
+                                }
                                 if let Some(alias) = alias {
                                     self.bind(alias, Val::Opaque, false);
                                 }
@@ -292,7 +296,21 @@ impl<'a> Walker<'a> {
             | "break_statement"
             | "continue_statement"
             | "type_alias_statement" => {}
-            // return, raise, del (a read: the name must exist), exec.
+            "raise_statement" => {
+                // `raise X`, `raise X(...)`; the cause of `from e` is only read.
+                let cause = node.child_by_field_name("cause");
+                for c in named(node) {
+                    let class = if c.kind() == "call" { c.child_by_field_name("function") } else { Some(c) };
+                    if c.kind() == "call" || Some(c) == cause {
+                        self.any(c);
+                    }
+                    if let Some(class) = class.filter(|_| Some(c) != cause) {
+                        let p = self.expr(class);
+                        self.store.with(p.as_ref(), |u| u.raised = true);
+                    }
+                }
+            }
+            // return, del (a read: the name must exist), exec.
             _ => {
                 for c in named(node) {
                     self.any(c);
@@ -765,6 +783,16 @@ pub(super) mod tests {
         }
         assert!(usage(src, "mod").attrs["C"].annotates);
         assert!(!usage(src, "List").annotates, "the generic is subscripted, not annotated");
+    }
+
+    #[test]
+    fn raised_and_caught_names_are_marked() {
+        let src = "try:\n    raise Stop\nexcept (Busy, errors.Gone) as e:\n    raise Failed(1) from cause\nexcept Other:\n    pass\n";
+        for name in ["Stop", "Busy", "Failed", "Other"] {
+            assert!(usage(src, name).raised, "{name}");
+        }
+        assert!(usage(src, "errors").attrs["Gone"].raised);
+        assert!(!usage(src, "cause").raised);
         let u = usage("v: t.Dict[str, D] = {}\n", "t");
         assert_eq!(u.attrs["Dict"].subscripts.len(), 1, "`t.Dict` must stay subscriptable");
         // Local annotations are never evaluated, so they say nothing.
