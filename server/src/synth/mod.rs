@@ -5,6 +5,7 @@
 
 mod alternatives;
 pub mod deterministic;
+mod evolve;
 pub mod infer;
 pub mod knowledge;
 pub mod lexical;
