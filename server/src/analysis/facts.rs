@@ -176,6 +176,8 @@ pub struct Usage {
     /// Raised (`raise X`, `raise X(...)`) or caught (`except X`, `except (X, Y)`):
     /// it must be an exception class.
     pub raised: bool,
+    /// Subscripted by its own items (`for k in d: d[k]`): a mapping.
+    pub keyed_by_items: bool,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]

@@ -190,6 +190,7 @@ pub fn merge(into: &mut Usage, from: &Usage) {
     into.formatted |= from.formatted;
     into.annotates |= from.annotates;
     into.raised |= from.raised;
+    into.keyed_by_items |= from.keyed_by_items;
 }
 
 pub(crate) fn record_call(u: &mut Usage, shape: CallShape) {

@@ -140,6 +140,9 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         add(&mut scores, "list", 2);
         add(&mut scores, "dict", 2);
     }
+    if u.keyed_by_items {
+        add(&mut scores, "dict", 8);
+    }
     if u.iterated || u.element.is_some() {
         add(&mut scores, "list", 4);
         add(&mut scores, "dict", 1);
@@ -821,5 +824,13 @@ mod copies {
         let mut u = Usage::default();
         u.attrs.insert("copy".into(), copy);
         assert_eq!(rank_kinds("defaults", &u)[0], "dict", "{:?}", rank_kinds("defaults", &u));
+    }
+
+    #[test]
+    fn a_collection_looked_up_by_its_own_items_is_a_dict() {
+        let looked_up = Usage { iterated: true, keyed_by_items: true, subscripts: vec![(Key::Expr("k".into()), Usage::default())], ..Default::default() };
+        assert_eq!(rank_kinds("prices", &looked_up)[0], "dict", "{:?}", rank_kinds("prices", &looked_up));
+        let indexed = Usage { keyed_by_items: false, ..looked_up };
+        assert_eq!(rank_kinds("prices", &indexed)[0], "list");
     }
 }

@@ -38,7 +38,13 @@ impl<'a> Walker<'a> {
             "subscript" => {
                 let p = f("value").and_then(|v| self.expr(v));
                 for k in fields(node, "subscript") {
-                    self.expr(k);
+                    let key = self.expr(k);
+                    // `for k in prices: prices[k]`: looked up by its own items.
+                    if let (Some(key), Some(p)) = (&key, &p) {
+                        if key.root == p.root && key.steps.len() == p.steps.len() + 1 && key.steps.starts_with(&p.steps) && key.steps.last() == Some(&Step::Elem) {
+                            self.store.with(Some(p), |u| u.keyed_by_items = true);
+                        }
+                    }
                 }
                 let p = p?.then(Step::Sub(subscript_key(node, self.src)))?;
                 self.store.at(&p);

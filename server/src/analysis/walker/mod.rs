@@ -786,6 +786,14 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn a_collection_looked_up_by_its_own_items_is_marked() {
+        assert!(usage("for k in prices:\n    print(prices[k])\n", "prices").keyed_by_items);
+        assert!(usage("for k in cfg.opts:\n    cfg.opts[k]\n", "cfg").attrs["opts"].keyed_by_items);
+        assert!(!usage("for i in range(len(xs)):\n    xs[i]\n", "xs").keyed_by_items);
+        assert!(!usage("for row in rows:\n    row[0]\n", "rows").keyed_by_items);
+    }
+
+    #[test]
     fn raised_and_caught_names_are_marked() {
         let src = "try:\n    raise Stop\nexcept (Busy, errors.Gone) as e:\n    raise Failed(1) from cause\nexcept Other:\n    pass\n";
         for name in ["Stop", "Busy", "Failed", "Other"] {
