@@ -19,6 +19,31 @@ use super::session::{Attempt, Context};
 use super::value::{self, Value};
 use crate::analysis::Usage;
 
+/// Variants that may take the branch at `line` (testing `condition`, which
+/// reads the free names `gnames`) the other way.
+fn guard_variants(ctx: &Context, best: &Attempt, line: u32, gnames: &[String], condition: &str) -> Vec<Prefix> {
+    let mut out = Vec::new();
+    // What names in the condition were assigned from tells which
+    // members of a prefix value decide it (`h = self.find(e)`; `if h is None`).
+    let br_condition = &with_assignments(ctx, line, condition);
+    out.extend(membership_variants(ctx, best, line));
+    out.extend(equality_variants(ctx, best, line, condition));
+    out.extend(conjunction_variants(ctx, best, line, condition));
+    out.extend(path_variants(ctx, best, line, condition));
+    let mut names = gnames.to_vec();
+    names.extend(identifiers(condition));
+    names.extend(related_bindings(ctx, &best.prefix, line));
+    let mut seen = Vec::new();
+    names.retain(|n| if seen.contains(n) { false } else { seen.push(n.clone()); true });
+    for n in names {
+        let Some(b) = best.prefix.binding(&n) else { continue };
+        for alt in alternatives(b, br_condition).into_iter().chain(shared_keys(&best.prefix, b)) {
+            out.push(with_candidate(&best.prefix, &n, alt));
+        }
+    }
+    out
+}
+
 /// Variants of the best prefix that may reach the `uncovered` lines, most
 /// direct first.
 pub(super) fn variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
@@ -36,26 +61,8 @@ pub(super) fn variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<
     guards.sort_by_key(|g| g.0);
     for (line, gnames, condition) in &guards {
         let in_play = uncovered.iter().any(|u| u > line) || uncovered.contains(line);
-        if !in_play {
-            continue;
-        }
-        // What names in the condition were assigned from tells which
-        // members of a prefix value decide it (`h = self.find(e)`; `if h is None`).
-        let br_condition = &with_assignments(ctx, *line, condition);
-        out.extend(membership_variants(ctx, best, *line));
-        out.extend(equality_variants(ctx, best, *line, condition));
-        out.extend(conjunction_variants(ctx, best, *line, condition));
-        out.extend(path_variants(ctx, best, *line, condition));
-        let mut names = gnames.clone();
-        names.extend(identifiers(condition));
-        names.extend(related_bindings(ctx, &best.prefix, *line));
-        let mut seen = Vec::new();
-        names.retain(|n| if seen.contains(n) { false } else { seen.push(n.clone()); true });
-        for n in names {
-            let Some(b) = best.prefix.binding(&n) else { continue };
-            for alt in alternatives(b, br_condition).into_iter().chain(shared_keys(&best.prefix, b)) {
-                out.push(with_candidate(&best.prefix, &n, alt));
-            }
+        if in_play {
+            out.extend(guard_variants(ctx, best, *line, gnames, condition));
         }
     }
     out.extend(handler_variants(ctx, best, uncovered));

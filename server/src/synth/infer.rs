@@ -292,6 +292,8 @@ fn name_kind(name: &str) -> &'static str {
         "series"
     } else if has(&["n", "i", "j", "k", "x", "y", "num", "count", "size", "length", "idx", "index", "total", "age", "year", "port"]) {
         "int"
+    } else if n.ends_with("bytes") {
+        "bytes"
     } else if n.ends_with("string") || n.ends_with("text") || n.ends_with("encoding") || has(&["s", "str", "text", "string", "name", "line", "word", "msg", "message", "url", "path", "file", "filename", "key", "title", "label", "sentence", "word", "charset"]) {
         "str"
     } else if n.ends_with('s') && n.len() > 2 || has(&["lst", "arr", "array", "items", "list"]) {
@@ -409,6 +411,17 @@ fn int_for(name: &str, u: &Usage) -> i64 {
         30
     } else {
         3
+    }
+}
+
+/// What a function's result is called, for naming conventions to apply:
+/// its name without a leading verb (`to_bytes` -> `bytes`, `get_items` ->
+/// `items`), else `result`.
+fn result_name(function: &str) -> String {
+    const VERBS: &[&str] = &["get", "load", "fetch", "read", "make", "build", "create", "compute", "calc", "find", "format", "to", "parse", "as"];
+    match function.split_once('_') {
+        Some((verb, rest)) if VERBS.contains(&verb) && !rest.is_empty() => rest.to_string(),
+        _ => "result".to_string(),
     }
 }
 
@@ -578,7 +591,7 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
         "series" => Value::Expr { code: "pd.Series([1, 2, 3])".into(), imports: vec!["import pandas as pd".into()] },
         "dataframe" => dataframe(u),
         "function" | "coroutine" => {
-            let ret = result_usage(u).map(|r| part("result", &r)).unwrap_or(Value::None);
+            let ret = result_usage(u).map(|r| part(&result_name(name), &r)).unwrap_or(Value::None);
             Value::Function { returns: Box::new(ret), is_async: kind == "coroutine" }
         }
         "exception" => Value::Code { source: format!("class {name}(Exception):\n    pass"), imports: vec![] },
@@ -824,6 +837,16 @@ mod copies {
         let mut u = Usage::default();
         u.attrs.insert("copy".into(), copy);
         assert_eq!(rank_kinds("defaults", &u)[0], "dict", "{:?}", rank_kinds("defaults", &u));
+    }
+
+    #[test]
+    fn a_result_is_named_after_its_function() {
+        assert_eq!(result_name("to_bytes"), "bytes");
+        assert_eq!(result_name("format_str"), "str");
+        assert_eq!(result_name("process"), "result");
+        let sent = Usage { passed_to: vec![crate::analysis::ArgUse { callee: "send".into(), position: Some(0), keyword: None }], ..Default::default() };
+        let used = Usage { calls: vec![CallShape { positional: 1, keywords: vec![], star_args: false }], returns: Some(Box::new(sent)), ..Default::default() };
+        assert!(matches!(&candidates("to_bytes", &used)[0], Value::Function { returns, .. } if matches!(**returns, Value::Bytes(_))), "{:?}", candidates("to_bytes", &used));
     }
 
     #[test]
