@@ -366,6 +366,17 @@ fn a_raised_name_is_an_exception_and_variants_reach_both_raises() {
 }
 
 #[test]
+fn environment_variables_are_set_as_the_shell_would_export_them() {
+    let j = fix_checked("tests/fixtures/environment_variables.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    let prefix = j["prefix"].as_str().unwrap();
+    assert!(prefix.starts_with("import os\n") && prefix.contains("os.environ['SERVICE_TOKEN'] = 'dev-secret-123'"), "{prefix}");
+    // The optional variable names a file, which exists.
+    assert!(prefix.contains("os.environ['SERVICE_CONFIG'] = 'service_config.txt'"), "{prefix}");
+    assert!(j["resources"].as_array().unwrap().iter().any(|r| r["path"] == "service_config.txt"), "{j}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

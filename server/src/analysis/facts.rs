@@ -48,6 +48,8 @@ pub struct Analysis {
     pub assigned: BTreeMap<u32, Vec<String>>,
     /// Literal file paths the fragment reads or writes.
     pub files: Vec<FileUse>,
+    /// Environment variables read by a literal name, each once, by first line.
+    pub env_reads: Vec<EnvRead>,
     /// Names of functions defined at top level (`def f`) with their parameters,
     /// so a driver can call them.
     pub functions: Vec<FunctionDef>,
@@ -217,6 +219,14 @@ pub struct ArgUse {
     pub callee: String,
     pub position: Option<usize>,
     pub keyword: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct EnvRead {
+    pub name: String,
+    pub line: u32,
+    /// Read as `os.environ["X"]` somewhere: a KeyError without it.
+    pub required: bool,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

@@ -18,6 +18,7 @@
 mod bindings;
 mod builtins;
 mod defs;
+mod env_vars;
 mod facts;
 mod files;
 mod imports;
@@ -98,6 +99,7 @@ pub fn analyze(source: &str) -> Analysis {
         bound_names: binds.names.keys().cloned().collect(),
         assigned: binds.assigned.clone(),
         files: files::file_uses(root, &text, &binds),
+        env_reads: env_vars::env_reads(root, &text),
         functions,
         classes,
         branches,

@@ -73,6 +73,10 @@ impl Proposer for Deterministic {
                 p.add_resource(r);
             }
         }
+        // `os.environ["API_TOKEN"]` fails unless the variable is set.
+        for read in a.env_reads.iter().filter(|r| r.required) {
+            set_env(&mut p, &read.name);
+        }
         add_driver(ctx, &mut p);
         apply_isinstance_bases(ctx, &mut p);
         // `super()` in a method body needs the body to be a method.
@@ -1252,6 +1256,16 @@ fn defining_binding(attempt: &Attempt, pl: u32) -> Option<String> {
 }
 
 /// A copy of `prefix` where `name` takes `value` (kept among its candidates).
+/// Set environment variable `name` to a value its name suggests, creating
+/// the file the value names.
+pub(super) fn set_env(p: &mut Prefix, name: &str) {
+    let (value, file) = super::environment::env_value(name);
+    p.set_env(name, &value);
+    if let Some(f) = file {
+        p.add_resource(f);
+    }
+}
+
 pub(super) fn with_candidate(prefix: &Prefix, name: &str, value: Value) -> Prefix {
     let mut p = prefix.clone();
     if let Some(b) = p.binding_mut(name) {

@@ -7,7 +7,7 @@
 
 use super::alternatives::{abstract_instance, alternatives, falsy};
 use super::deterministic::{
-    add_import, argument_name, block_span, import_binding, isinstance_calls, key_value, parse_literal_key, related_bindings, with_candidate,
+    add_import, argument_name, block_span, import_binding, isinstance_calls, key_value, parse_literal_key, related_bindings, set_env, with_candidate,
 };
 use super::infer;
 use super::knowledge;
@@ -44,6 +44,22 @@ fn guard_variants(ctx: &Context, best: &Attempt, line: u32, gnames: &[String], c
     out
 }
 
+/// Variables read with a fallback (`os.environ.get("X")`, `os.getenv`)
+/// before lines still uncovered: a variant where each is set, or unset.
+fn environment_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
+    let mut out = Vec::new();
+    for read in ctx.analysis.env_reads.iter().filter(|r| !r.required && uncovered.iter().any(|&u| u >= r.line)) {
+        let mut p = best.prefix.clone();
+        if p.environment.iter().any(|(n, _)| *n == read.name) {
+            p.environment.retain(|(n, _)| *n != read.name);
+        } else {
+            set_env(&mut p, &read.name);
+        }
+        out.push(p);
+    }
+    out
+}
+
 /// Variants of the best prefix that may reach the `uncovered` lines, most
 /// direct first.
 pub(super) fn variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
@@ -65,6 +81,7 @@ pub(super) fn variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<
             out.extend(guard_variants(ctx, best, *line, gnames, condition));
         }
     }
+    out.extend(environment_variants(ctx, best, uncovered));
     out.extend(handler_variants(ctx, best, uncovered));
     out.extend(body_drivers(ctx, best, uncovered));
     out

@@ -5,6 +5,7 @@
 
 mod alternatives;
 pub mod deterministic;
+mod environment;
 mod evolve;
 pub mod infer;
 pub mod knowledge;

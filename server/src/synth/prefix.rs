@@ -1,7 +1,7 @@
 //! The prefix under construction: imports, bound names with ranked
 //! candidate values, and the resource files the program needs.
 
-use super::value::{Value, ANYTHING_DEF};
+use super::value::{py_str, Value, ANYTHING_DEF};
 use crate::exec::Resource;
 use serde::Serialize;
 
@@ -121,6 +121,8 @@ pub struct Prefix {
     /// For a method body that calls `super()`: the class of `self`, which
     /// the wrapper subclasses.
     pub host: Option<String>,
+    /// Environment variables set before the fragment runs (name, value).
+    pub environment: Vec<(String, String)>,
 }
 
 impl Prefix {
@@ -156,6 +158,12 @@ impl Prefix {
             }
         }
         out
+    }
+
+    /// Set environment variable `name` (replacing an earlier value).
+    pub fn set_env(&mut self, name: &str, value: &str) {
+        self.environment.retain(|(n, _)| n != name);
+        self.environment.push((name.to_string(), value.to_string()));
     }
 
     pub fn module_mut(&mut self, name: &str) -> Option<&mut LocalModule> {
@@ -209,6 +217,9 @@ impl Prefix {
                 .collect();
             defs.push(blocks.join("\n\n\n"));
         }
+        if !self.environment.is_empty() {
+            imports.push("import os".to_string());
+        }
         imports.sort_by_key(|i| (i.starts_with("from "), i.clone()));
         imports.dedup();
         let mut out = String::new();
@@ -217,6 +228,10 @@ impl Prefix {
             out.push('\n');
         }
         let mut blocks: Vec<String> = Vec::new();
+        if !self.environment.is_empty() {
+            // What the shell would export: first, before anything reads it.
+            blocks.push(self.environment.iter().map(|(n, v)| format!("os.environ[{}] = {}", py_str(n), py_str(v))).collect::<Vec<_>>().join("\n"));
+        }
         if anything {
             blocks.push(ANYTHING_DEF.to_string());
         }
