@@ -377,6 +377,15 @@ fn environment_variables_are_set_as_the_shell_would_export_them() {
 }
 
 #[test]
+fn the_only_key_of_a_mapping_is_looked_up_in_a_registry_variant() {
+    let j = fix_checked("tests/fixtures/branches/single_item_mapping.py");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    // `next(iter(payload))` is a key of `payload`, which is then subscripted by it.
+    assert!(some_kept_has(&j, "prefix", "payload = {'a': 1}"), "{j}");
+    assert!(some_kept_has(&j, "prefix", "handlers = {'a': Handler()}"), "{j}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

@@ -468,8 +468,26 @@ impl<'a> Walker<'a> {
             "expression_list" | "tuple" | "pattern_list" => {
                 Val::Tuple(named(node).map(|c| self.expr(c).into()).collect())
             }
+            "call" => self.next_item(node).unwrap_or_else(|| self.expr(node).into()),
             _ => self.expr(node).into(),
         }
+    }
+
+    /// `next(iter(d))`, `next(rows, None)`: an item of what it iterates.
+    fn next_item(&mut self, call: Node) -> Option<Val> {
+        let func = call.child_by_field_name("function")?;
+        if self.builtin_callee(func) != Some("next") {
+            return None;
+        }
+        let args: Vec<Node> = named(call.child_by_field_name("arguments")?).collect();
+        let (first, rest) = args.split_first()?;
+        if first.kind() == "keyword_argument" || first.kind() == "list_splat" {
+            return None;
+        }
+        for default in rest {
+            self.expr(*default);
+        }
+        Some(self.iter_source(*first))
     }
 
     fn augmented(&mut self, node: Node) {
@@ -788,6 +806,8 @@ pub(super) mod tests {
     #[test]
     fn a_collection_looked_up_by_its_own_items_is_marked() {
         assert!(usage("for k in prices:\n    print(prices[k])\n", "prices").keyed_by_items);
+        assert!(usage("key = next(iter(value))\nvalue[key]\n", "value").keyed_by_items);
+        assert!(usage("first = next(rows, None)\nfirst.id\n", "rows").element.as_ref().unwrap().attrs.contains_key("id"));
         assert!(usage("for k in cfg.opts:\n    cfg.opts[k]\n", "cfg").attrs["opts"].keyed_by_items);
         assert!(!usage("for i in range(len(xs)):\n    xs[i]\n", "xs").keyed_by_items);
         assert!(!usage("for row in rows:\n    row[0]\n", "rows").keyed_by_items);
