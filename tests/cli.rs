@@ -386,6 +386,15 @@ fn the_only_key_of_a_mapping_is_looked_up_in_a_registry_variant() {
 }
 
 #[test]
+fn a_conjunction_of_a_type_test_and_a_method_holds_in_one_variant() {
+    let j = fix_checked("tests/fixtures/branches/instance_and_method_clause.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    assert!(some_kept_has(&j, "prefix", "class Error(ServiceError, RemoteError):"), "{j}");
+    assert!(some_kept_has(&j, "prefix", "def should_retry(self, *args, **kwargs):\n        return False"), "{j}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

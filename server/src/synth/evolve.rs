@@ -466,6 +466,21 @@ fn conjunction_variants(ctx: &Context, best: &Attempt, line: u32, condition: &st
     let mut changed = 0;
     for clause in condition.split(" and ") {
         let clause = unbalanced_parens_trimmed(clause);
+        // `isinstance(e, HTTPException)`: an instance of a subclass of that type too.
+        if let Some(test) = clause.strip_prefix("isinstance(").and_then(|c| c.strip_suffix(')')) {
+            let Some((path, ty)) = test.split_once(',').map(|(p, t)| (p.trim(), t.trim())) else { return Vec::new() };
+            if !is_dotted(ty) || crate::analysis::is_builtin(ty) {
+                return Vec::new();
+            }
+            let Some(Value::Object { class, .. }) = value_through_call(ctx, &mut p, path, line) else { return Vec::new() };
+            *class = match class.split_once('(') {
+                Some((_, bases)) if bases.trim_end_matches(')').split(',').any(|b| b.trim() == ty) => continue,
+                Some((name, bases)) => format!("{name}({}, {ty})", bases.trim_end_matches(')')),
+                None => format!("{class}({ty})"),
+            };
+            changed += 1;
+            continue;
+        }
         let (path, want_truthy) = if let Some(rest) = clause.strip_prefix("not ") {
             (rest.trim(), false)
         } else if let Some(rest) = clause.strip_suffix(" is None") {
@@ -475,7 +490,14 @@ fn conjunction_variants(ctx: &Context, best: &Attempt, line: u32, condition: &st
         };
         // `text.strip()`: the string itself decides.
         let path = ["strip", "lstrip", "rstrip"].iter().find_map(|m| path.strip_suffix(&format!(".{m}()"))).unwrap_or(path);
-        let Some(slot) = value_through_call(ctx, &mut p, path, line) else { return Vec::new() };
+        // `self.trap(e)`: what the method returns decides.
+        let callee = path.strip_suffix(')').and_then(|c| c.split_once('(')).map(|(c, _)| c).filter(|c| is_dotted(c));
+        let Some(slot) = value_through_call(ctx, &mut p, callee.unwrap_or(path), line) else { return Vec::new() };
+        let slot = match (callee, slot) {
+            (None, slot) => slot,
+            (Some(_), Value::Function { returns, is_async: false }) => &mut **returns,
+            (Some(_), _) => return Vec::new(),
+        };
         let none_test = clause.ends_with(" is None");
         let wanted = match (truthy(slot), want_truthy) {
             (Some(t), w) if t == w && !(none_test && *slot != Value::None) => continue,

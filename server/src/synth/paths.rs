@@ -25,8 +25,9 @@ fn attrs_at_mut<'v, 'a>(v: &'v mut Value, parts: impl Iterator<Item = &'a str>) 
     for part in parts {
         let (attr, index) = subscripted(part);
         target = match target {
-            Some(Value::Object { attrs, .. }) | Some(Value::Derived { attrs, .. }) => {
-                attrs.iter_mut().find(|(n, _)| n == attr).and_then(|(_, v)| item_at_mut(v, index))
+            // A method is a member too (`self.trap(e)` tests what it returns).
+            Some(Value::Object { attrs, methods, .. }) | Some(Value::Derived { attrs, methods, .. }) => {
+                attrs.iter_mut().chain(methods.iter_mut()).find(|(n, _)| n == attr).and_then(|(_, v)| item_at_mut(v, index))
             }
             _ => None,
         };

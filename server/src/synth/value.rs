@@ -446,10 +446,10 @@ fn members_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Va
             s.push_str(&format!("\n    {def} {m}(self, *args, **kwargs):\n        {body}"));
         }
     }
-    if attrs.is_empty() && methods.is_empty() {
+    if s.ends_with(':') {
         s.push_str("\n    pass");
     }
-    s
+    s.trim_end().to_string()
 }
 
 /// The body of a function or method `name` that raises `exc` (to reach an
