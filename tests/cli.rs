@@ -395,6 +395,14 @@ fn a_conjunction_of_a_type_test_and_a_method_holds_in_one_variant() {
 }
 
 #[test]
+fn an_identity_test_gets_the_very_object_the_other_side_names() {
+    let j = fix_checked("tests/fixtures/branches/same_object.py");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    // Reached through what a method returns: `current = registry.lookup(None)`.
+    assert!(some_kept_has(&j, "prefix", "class Lookup:\n    app = self.app"), "{j}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

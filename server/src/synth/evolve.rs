@@ -28,6 +28,7 @@ fn guard_variants(ctx: &Context, best: &Attempt, line: u32, gnames: &[String], c
     let br_condition = &with_assignments(ctx, line, condition);
     out.extend(membership_variants(ctx, best, line));
     out.extend(equality_variants(ctx, best, line, condition));
+    out.extend(identity_variants(ctx, best, line, condition));
     out.extend(conjunction_variants(ctx, best, line, condition));
     out.extend(path_variants(ctx, best, line, condition));
     let mut names = gnames.to_vec();
@@ -450,6 +451,33 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) 
     }
     if changed_all > 1 {
         out.insert(0, all);
+    }
+    out
+}
+
+/// `ctx.app is not self.app`: a variant where one side is the very object
+/// the other names (`app = self.app` in its class), so that `is` holds.
+fn identity_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
+    let mut out = Vec::new();
+    for clause in condition.replace('\n', " ").split(" and ").flat_map(|c| c.split(" or ").map(str::to_string).collect::<Vec<_>>()) {
+        let clause = unbalanced_parens_trimmed(&clause);
+        let Some((l, r)) = clause.split_once(" is not ").or_else(|| clause.split_once(" is ")) else { continue };
+        let (l, r) = (l.trim().trim_start_matches("not ").trim(), r.trim());
+        for (lhs, rhs) in [(l, r), (r, l)] {
+            let (lroot, rroot) = (lhs.split('.').next().unwrap_or_default(), rhs.split('.').next().unwrap_or_default());
+            // The other side must already exist when this one is defined.
+            let named = is_dotted(lhs) && is_dotted(rhs) && rhs != "None" && lroot != rroot;
+            if !named || value_at_mut(&mut best.prefix.clone(), rhs).is_none() {
+                continue;
+            }
+            let mut p = best.prefix.clone();
+            let Some(slot) = value_through_call(ctx, &mut p, lhs, line) else { continue };
+            let same = Value::Expr { code: rhs.to_string(), imports: vec![] };
+            if *slot != same {
+                *slot = same;
+                out.push(p);
+            }
+        }
     }
     out
 }

@@ -115,7 +115,10 @@ pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &st
     };
     let returned = match (value_at_mut(p, owner)?, method) {
         (Value::Function { returns, .. }, None) => &mut **returns,
-        (Value::Object { methods, .. } | Value::Derived { methods, .. }, Some(m)) => methods.iter_mut().find(|(n, _)| n == m).map(|(_, v)| v)?,
+        (Value::Object { methods, .. } | Value::Derived { methods, .. }, Some(m)) => match methods.iter_mut().find(|(n, _)| n == m).map(|(_, v)| v)? {
+            Value::Function { returns, .. } => &mut **returns,
+            other => other,
+        },
         _ => return None,
     };
     attrs_at_mut(returned, rest)
