@@ -403,6 +403,14 @@ fn an_identity_test_gets_the_very_object_the_other_side_names() {
 }
 
 #[test]
+fn inequalities_and_items_reached_through_an_alias_take_both_ways() {
+    let j = fix_checked("tests/fixtures/branches/first_child_kind.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    assert!(some_kept_has(&j, "prefix", "kind = 'simple'") && some_kept_has(&j, "prefix", "kind = 'import'"), "{j}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

@@ -12,7 +12,7 @@ use super::deterministic::{
 use super::infer;
 use super::knowledge;
 use super::lexical::{dotted_paths, identifiers, is_dotted};
-use super::paths::{subscripted, value_at_mut, value_through_call};
+use super::paths::{is_item_path, value_at_mut, value_through_call};
 use super::prefix::{module_of_import, names_bound_by_import, Binding, Candidate, Prefix};
 use super::type_wants;
 use super::session::{Attempt, Context};
@@ -367,18 +367,11 @@ fn without_module(prefix: &Prefix, module: &str) -> Prefix {
 /// defines (`leaf.type == token.COLON`): variants where they hold, each alone
 /// and all together.
 fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
-    let is_path = |s: &str| {
-        !s.is_empty()
-            && s.split('.').all(|p| {
-                let (name, index) = subscripted(p);
-                !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') && index.is_none_or(|i| !i.contains(['[', ']']))
-            })
-            && !s.starts_with(|c: char| c.is_ascii_digit())
-    };
+    let is_path = is_item_path;
     let mut pairs: Vec<(String, String)> = Vec::new();
     let flat = condition.replace(['(', ')', '\n'], " ");
     for clause in flat.split(" and ").flat_map(|c| c.split(" or ")) {
-        if let Some((l, r)) = clause.split_once("==") {
+        if let Some((l, r)) = clause.split_once("==").or_else(|| clause.split_once("!=")) {
             let (l, r) = (l.trim().trim_start_matches("not ").trim(), r.trim());
             // Either side may be the one to change (`src == dst` where `dst`
             // is what a prefix helper returned).

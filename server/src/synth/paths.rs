@@ -35,6 +35,16 @@ fn attrs_at_mut<'v, 'a>(v: &'v mut Value, parts: impl Iterator<Item = &'a str>) 
     target
 }
 
+/// A dotted name whose parts may index (`child.children[0].type`).
+pub(super) fn is_item_path(s: &str) -> bool {
+    !s.is_empty()
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+        && s.split('.').all(|part| {
+            let (name, index) = subscripted(part);
+            is_dotted(name) && index.is_none_or(|i| !i.is_empty() && !i.contains(['[', ']']))
+        })
+}
+
 /// `children[i - 1]` → (`children`, Some(`i - 1`)).
 pub(super) fn subscripted(part: &str) -> (&str, Option<&str>) {
     match part.strip_suffix(']').and_then(|p| p.split_once('[')) {
@@ -99,8 +109,9 @@ pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &st
         return value_at_mut(p, &format!("{source}[{at}]{rest}"));
     }
     let rhs = text.strip_prefix(root)?.trim_start().strip_prefix('=')?;
-    // `p = leaf.parent` (or `p = p.parent`, resolved before this line).
-    if is_dotted(rhs.trim()) && !rhs.starts_with('=') {
+    // `p = leaf.parent` (or `p = p.parent`, resolved before this line;
+    // `first = child.children[0]`).
+    if is_item_path(rhs.trim()) && !rhs.starts_with('=') {
         let at = l.saturating_sub(1);
         return value_through_item(ctx, p, &format!("{}{}", rhs.trim(), &path[root.len()..]), at, 0);
     }
@@ -145,5 +156,7 @@ mod tests {
         assert_eq!(value_at_mut(&mut p, "node.children[5].type"), None);
         assert_eq!(value_at_mut(&mut p, "node.parent"), None);
         assert_eq!(subscripted("children[i - 1]"), ("children", Some("i - 1")));
+        assert!(is_item_path("child.children[0].type") && is_item_path("p.parent"));
+        assert!(!is_item_path("f(x).y") && !is_item_path("a[b[0]]") && !is_item_path("0.5"));
     }
 }
