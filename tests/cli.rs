@@ -411,6 +411,16 @@ fn inequalities_and_items_reached_through_an_alias_take_both_ways() {
 }
 
 #[test]
+fn each_item_of_a_loop_takes_its_own_arm_in_one_prefix() {
+    let j = fix_checked("tests/fixtures/branches/arm_per_item.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    // Not only the union: the single best prefix runs every arm of the chain.
+    assert_eq!(j["coverage"]["ratio"], 1.0, "{j}");
+    let prefix = j["prefix"].as_str().unwrap();
+    assert!(prefix.contains("kind = 'add'") && prefix.contains("kind = 'remove'"), "{prefix}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

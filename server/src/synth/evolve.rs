@@ -12,7 +12,7 @@ use super::deterministic::{
 use super::infer;
 use super::knowledge;
 use super::lexical::{dotted_paths, identifiers, is_dotted};
-use super::paths::{is_item_path, value_at_mut, value_through_call};
+use super::paths::{grow_loop, is_item_path, value_at_mut, value_through_call, value_through_item};
 use super::prefix::{module_of_import, names_bound_by_import, Binding, Candidate, Prefix};
 use super::type_wants;
 use super::session::{Attempt, Context};
@@ -438,8 +438,30 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) 
             }
         }
         if let Some(slot) = value_through_call(ctx, &mut all, lhs, line) {
-            *slot = v;
+            *slot = v.clone();
             changed_all += 1;
+        }
+        // A loop variable: a later item (or one more) takes this arm, the
+        // first keeps its own (`for n in nodes: if n.type == A: ... elif n.type == B:`).
+        let root = lhs.split('.').next().unwrap_or_default();
+        if lhs.contains('.') && best.prefix.binding(root).is_none() {
+            let mut grown = best.prefix.clone();
+            let extra = grow_loop(ctx, &mut grown, root, line);
+            // ... or, one more item, none of them (the `else:` of the chain).
+            let other = alternatives(&Binding::new(lhs.clone(), vec![Candidate::Value(v.clone())]), "").into_iter().next();
+            let mut grown_other = grown.clone();
+            if let (Some(i), Some(other)) = (extra, other) {
+                if let Some(slot) = value_through_item(ctx, &mut grown_other, lhs, line, i) {
+                    *slot = other;
+                    out.push(grown_other);
+                }
+            }
+            for (i, mut q) in (1..extra.unwrap_or(0)).map(|i| (i, best.prefix.clone())).chain(extra.map(|i| (i, grown))) {
+                if let Some(slot) = value_through_item(ctx, &mut q, lhs, line, i).filter(|s| **s != v) {
+                    *slot = v.clone();
+                    out.push(q);
+                }
+            }
         }
     }
     if changed_all > 1 {

@@ -35,6 +35,41 @@ fn attrs_at_mut<'v, 'a>(v: &'v mut Value, parts: impl Iterator<Item = &'a str>) 
     target
 }
 
+/// The items of what a `for` iterates, when the prefix defines it: a list
+/// or tuple at a dotted path, or what a prefix function or method returns
+/// (`node.pre_order()`).
+fn iterable_items<'p>(p: &'p mut Prefix, iterable: &str) -> Option<&'p mut Vec<Value>> {
+    let (base, called) = match iterable.strip_suffix(')').and_then(|c| c.split_once('(')) {
+        Some((callee, _)) => (callee.trim(), true),
+        None => (iterable, false),
+    };
+    if !is_dotted(base) || p.binding(base.split('.').next()?).is_none() {
+        return None;
+    }
+    let value = match (value_at_mut(p, base)?, called) {
+        (Value::Function { returns, is_async: false }, true) => &mut **returns,
+        (v, false) => v,
+        _ => return None,
+    };
+    match value {
+        Value::List(items) | Value::Tuple(items) => Some(items),
+        _ => None,
+    }
+}
+
+/// A `for` over a prefix collection that the loop variable `root` (read at
+/// `line`) walks: one more item, a copy of the last, so that a variant can
+/// give that item a value of its own. Its index, or `None`.
+pub(super) fn grow_loop(ctx: &Context, p: &mut Prefix, root: &str, line: u32) -> Option<usize> {
+    let (l, _) = ctx.analysis.assigned.range(..=line).rev().find(|(_, names)| names.iter().any(|n| n == root))?;
+    let text = ctx.line_text(*l).trim();
+    let iterable = text.strip_prefix("for ")?.strip_prefix(root)?.trim_start().strip_prefix("in ")?;
+    let items = iterable_items(p, iterable.trim().trim_end_matches(':').trim())?;
+    let last = items.last()?.clone();
+    items.push(last);
+    Some(items.len() - 1)
+}
+
 /// A dotted name whose parts may index (`child.children[0].type`).
 pub(super) fn is_item_path(s: &str) -> bool {
     !s.is_empty()
@@ -81,18 +116,10 @@ pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &st
     }
     let (l, _) = ctx.analysis.assigned.range(..=line).rev().find(|(_, names)| names.iter().any(|n| n == root))?;
     let text = ctx.line_text(*l).trim();
-    // `for cell in sheet.cells:`: the first item of the iterable.
+    // `for cell in sheet.cells:` (or `in node.pre_order()`): item `item` of the iterable.
     if let Some(iterable) = text.strip_prefix("for ").and_then(|t| t.strip_prefix(root)).and_then(|t| t.trim_start().strip_prefix("in ")) {
-        let iterable = iterable.trim().trim_end_matches(':').trim();
-        let rest: String = path[root.len()..].to_string();
-        if !is_dotted(iterable) || p.binding(iterable.split('.').next()?).is_none() {
-            return None;
-        }
-        let len = match value_at_mut(p, iterable)? {
-            Value::List(items) | Value::Tuple(items) => items.len(),
-            _ => 0,
-        };
-        return if item < len { value_at_mut(p, &format!("{iterable}[{item}]{rest}")) } else { None };
+        let items = iterable_items(p, iterable.trim().trim_end_matches(':').trim())?;
+        return attrs_at_mut(items.get_mut(item)?, path.split('.').skip(1));
     }
     if item > 0 {
         return None;

@@ -58,7 +58,9 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
     let mut variants: Vec<Attempt> = Vec::new();
     let executable = best.coverage.executable.clone();
     let mut union = best.coverage.clone();
-    'climb: while !union.is_full() && session.has_budget() && !progress.cancelled() {
+    // A full union still leaves the single best prefix to improve: one
+    // prefix that runs everything is what a person keeps.
+    'climb: while !best.coverage.is_full() && session.has_budget() && !progress.cancelled() {
         let uncovered: Vec<u32> = executable.iter().copied().filter(|l| !best.coverage.covered.contains(l)).collect();
         for proposal in proposer.variants(&session.ctx, &best, &uncovered) {
             if !session.has_budget() || progress.cancelled() {
@@ -89,7 +91,7 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
                 variants.push(displaced);
                 continue 'climb;
             }
-            if union.is_full() {
+            if best.coverage.is_full() {
                 break 'climb;
             }
         }
