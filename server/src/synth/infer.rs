@@ -368,9 +368,14 @@ fn string_for(name: &str, u: &Usage) -> String {
     } else if pick(&["num", "digit"]) {
         "42".into()
     } else {
-        "The quick brown fox jumps over the lazy dog".into()
+        DEFAULT_TEXT.into()
     }
 }
+
+/// Text for a name nothing else tells about.
+const DEFAULT_TEXT: &str = "The quick brown fox jumps over the lazy dog";
+/// Text a helper returns when nothing tells about it.
+const HELPER_TEXT: &str = "Pack my box with five dozen liquor jugs";
 
 fn ident_base(name: &str, fallback: &str) -> String {
     let base: String = name
@@ -591,7 +596,13 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
         "series" => Value::Expr { code: "pd.Series([1, 2, 3])".into(), imports: vec!["import pandas as pd".into()] },
         "dataframe" => dataframe(u),
         "function" | "coroutine" => {
-            let ret = result_usage(u).map(|r| part(&result_name(name), &r)).unwrap_or(Value::None);
+            let ret = match result_usage(u).map(|r| part(&result_name(name), &r)) {
+                // A helper hands back other text than it is given (the
+                // default text of its inputs): `if out == text` must not hold by accident.
+                Some(Value::Str(s)) if s == DEFAULT_TEXT => Value::Str(HELPER_TEXT.into()),
+                Some(v) => v,
+                None => Value::None,
+            };
             Value::Function { returns: Box::new(ret), is_async: kind == "coroutine" }
         }
         "exception" => Value::Code { source: format!("class {name}(Exception):\n    pass"), imports: vec![] },
@@ -847,6 +858,15 @@ mod copies {
         let sent = Usage { passed_to: vec![crate::analysis::ArgUse { callee: "send".into(), position: Some(0), keyword: None }], ..Default::default() };
         let used = Usage { calls: vec![CallShape { positional: 1, keywords: vec![], star_args: false }], returns: Some(Box::new(sent)), ..Default::default() };
         assert!(matches!(&candidates("to_bytes", &used)[0], Value::Function { returns, .. } if matches!(**returns, Value::Bytes(_))), "{:?}", candidates("to_bytes", &used));
+    }
+
+    #[test]
+    fn a_helper_returns_other_text_than_it_is_given() {
+        let shown = Usage { formatted: true, ..Default::default() };
+        let helper = Usage { calls: vec![CallShape { positional: 1, keywords: vec![], star_args: false }], returns: Some(Box::new(shown.clone())), ..Default::default() };
+        let Value::Function { returns, .. } = &candidates("normalise", &helper)[0] else { panic!("{:?}", candidates("normalise", &helper)) };
+        let Value::Str(given) = best("text", &shown, 0) else { panic!() };
+        assert!(matches!(&**returns, Value::Str(out) if *out != given), "{returns:?}");
     }
 
     #[test]
