@@ -421,6 +421,18 @@ fn each_item_of_a_loop_takes_its_own_arm_in_one_prefix() {
 }
 
 #[test]
+fn a_variant_has_the_directory_a_file_exists_handler_expects() {
+    let j = fix_checked("tests/fixtures/branches/directory_exists.py");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["union_coverage"]["ratio"], 1.0, "{j}");
+    // The best run makes the directory; the variant finds it there.
+    assert!(j["resources"].as_array().unwrap().is_empty(), "{j}");
+    let handler = j["variants"].as_array().unwrap().iter().find(|v| v["covered"].as_array().unwrap().contains(&serde_json::json!(9)));
+    let resources = &handler.unwrap_or_else(|| panic!("{j}"))["resources"];
+    assert!(resources.as_array().unwrap().iter().any(|r| r["path"].as_str().unwrap().starts_with("reports/2024/")), "{resources}");
+}
+
+#[test]
 fn an_undefined_exception_name_becomes_an_exception_class() {
     let j = fix_checked("tests/fixtures/branches/raised_by_name.py");
     assert!(j["prefix"].as_str().unwrap().contains("class InsufficientFundsError(Exception):"), "{j}");

@@ -220,7 +220,12 @@ impl Engine {
             variants: result
                 .variants
                 .iter()
-                .map(|v| Variant { prefix: v.program.prefix.clone(), suffix: v.program.suffix.clone(), covered: v.coverage.covered.clone() })
+                .map(|v| Variant {
+                    prefix: v.program.prefix.clone(),
+                    suffix: v.program.suffix.clone(),
+                    resources: v.prefix.all_resources().iter().map(ResourceFile::from).collect(),
+                    covered: v.coverage.covered.clone(),
+                })
                 .collect(),
             hits: to_fragment(&best.program, &best.outcome.hit_counts),
             // Multi-line reprs (a DataFrame) read better on one line in hints.

@@ -61,6 +61,9 @@ pub struct Stats {
 pub struct Variant {
     pub prefix: String,
     pub suffix: String,
+    /// The files this variant's program needs (they may differ from the
+    /// best prefix's: a directory that already exists, a file that does not).
+    pub resources: Vec<ResourceFile>,
     pub covered: Vec<u32>,
 }
 

@@ -15,6 +15,7 @@ use super::lexical::{dotted_paths, identifiers, is_dotted};
 use super::paths::{grow_loop, is_item_path, value_at_mut, value_through_call, value_through_item};
 use super::prefix::{module_of_import, names_bound_by_import, Binding, Candidate, Prefix};
 use super::type_wants;
+use super::resources::{directory_for, resource_for};
 use super::session::{Attempt, Context};
 use super::value::{self, Value};
 use crate::analysis::Usage;
@@ -304,6 +305,18 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
                 }
             }
         }
+        if exc == "FileExistsError" {
+            // `os.makedirs("out/data")` in the try body: it exists already.
+            for path in (try_at + 1..i).flat_map(|j| path_literals(lines[j])) {
+                let mut p = best.prefix.clone();
+                let is_file = path.rsplit('/').next().is_some_and(|last| last.contains('.'));
+                let files = if is_file { resource_for(&path, "open").into_iter().collect() } else { directory_for(&path, &[]) };
+                if !files.is_empty() {
+                    files.into_iter().for_each(|r| p.add_resource(r));
+                    out.push(p);
+                }
+            }
+        }
         for n in names {
             let b = best.prefix.binding(&n).unwrap();
             if exc == "NameError" {
@@ -328,6 +341,18 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
         }
     }
     out
+}
+
+/// String literals of a line that look like relative paths (`"out/data"`,
+/// `'report.csv'`): no spaces, no absolute or parent paths.
+fn path_literals(line: &str) -> Vec<String> {
+    line.split(['\'', '"'])
+        .skip(1)
+        .step_by(2)
+        .filter(|s| !s.is_empty() && s.len() < 80 && !s.starts_with('/') && !s.contains("..") && (s.contains('/') || s.contains('.')))
+        .filter(|s| s.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c)))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Dotted paths of method calls rooted at `name` on a line (`self.queue.push(`
@@ -671,6 +696,12 @@ fn observed_value(best: &Attempt, name: &str) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn path_literals_are_relative_paths_in_quotes() {
+        assert_eq!(path_literals(r#"    os.makedirs("path/to/dir", exist_ok=True)  # 'a b'"#), ["path/to/dir"]);
+        assert_eq!(path_literals("open('report.csv', 'w'); open('/etc/passwd'); x = '..'"), ["report.csv"]);
+    }
 
     #[test]
     fn clauses_lose_only_the_parentheses_a_split_left_unmatched() {
