@@ -235,7 +235,7 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         Value::Tuple(items) if items.len() <= 4 => {
             let mut a = Vec::new();
             // `len(node.children) != 3`: no items at all.
-            if !lengths.is_empty() || condition.contains("len(") {
+            if condition.contains("len(") {
                 a.push(Value::Tuple(vec![]));
             }
             for (i, item) in items.iter().enumerate() {

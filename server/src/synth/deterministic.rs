@@ -7,7 +7,7 @@ use super::infer::{self, camel};
 use super::lexical::{identifiers, is_dotted};
 use super::knowledge::{kinds, well_known_import};
 use super::prefix::{module_of_import, names_bound_by_import, Binding, Candidate, LocalModule, Prefix};
-use super::resources::{directory_for, resource_for};
+use super::resources::{directory_for, files_at, resource_for};
 use super::session::{Attempt, Context};
 use super::alternatives::alternatives;
 use super::paths::{value_at_mut, value_through_item};
@@ -49,14 +49,9 @@ impl Proposer for Deterministic {
             if a.files.iter().any(|f| f.path == path) {
                 continue;
             }
-            let is_dir = !path.rsplit('/').next().unwrap_or("").contains('.');
-            if is_dir {
-                let mut pats = patterns.clone();
-                pats.extend(extension_literals(ctx.fragment).into_iter().map(|e| format!("*{e}")));
-                for r in directory_for(&path, &pats) {
-                    p.add_resource(r);
-                }
-            } else if let Some(r) = resource_for(&path, "open") {
+            let mut pats = patterns.clone();
+            pats.extend(extension_literals(ctx.fragment).into_iter().map(|e| format!("*{e}")));
+            for r in files_at(&path, &pats) {
                 p.add_resource(r);
             }
         }

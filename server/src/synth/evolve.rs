@@ -15,7 +15,7 @@ use super::lexical::{dotted_paths, identifiers, is_dotted};
 use super::paths::{grow_loop, is_item_path, value_at_mut, value_through_call, value_through_item};
 use super::prefix::{module_of_import, names_bound_by_import, Binding, Candidate, Prefix};
 use super::type_wants;
-use super::resources::{directory_for, resource_for};
+use super::resources::files_at;
 use super::session::{Attempt, Context};
 use super::value::{self, Value};
 use crate::analysis::Usage;
@@ -309,8 +309,7 @@ fn handler_variants(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Pre
             // `os.makedirs("out/data")` in the try body: it exists already.
             for path in (try_at + 1..i).flat_map(|j| path_literals(lines[j])) {
                 let mut p = best.prefix.clone();
-                let is_file = path.rsplit('/').next().is_some_and(|last| last.contains('.'));
-                let files = if is_file { resource_for(&path, "open").into_iter().collect() } else { directory_for(&path, &[]) };
+                let files = files_at(&path, &[]);
                 if !files.is_empty() {
                     files.into_iter().for_each(|r| p.add_resource(r));
                     out.push(p);
@@ -392,7 +391,6 @@ fn without_module(prefix: &Prefix, module: &str) -> Prefix {
 /// defines (`leaf.type == token.COLON`): variants where they hold, each alone
 /// and all together.
 fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
-    let is_path = is_item_path;
     let mut pairs: Vec<(String, String)> = Vec::new();
     let flat = condition.replace(['(', ')', '\n'], " ");
     for clause in flat.split(" and ").flat_map(|c| c.split(" or ")) {
@@ -400,10 +398,10 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) 
             let (l, r) = (l.trim().trim_start_matches("not ").trim(), r.trim());
             // Either side may be the one to change (`src == dst` where `dst`
             // is what a prefix helper returned).
-            if is_path(l) {
+            if is_item_path(l) {
                 pairs.push((l.to_string(), r.to_string()));
             }
-            if is_path(r) {
+            if is_item_path(r) {
                 pairs.push((r.to_string(), l.to_string()));
             }
         }
@@ -426,7 +424,7 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) 
             }
             return None;
         }
-        if !is_path(rhs) {
+        if !is_item_path(rhs) {
             return None;
         }
         if let Some(v) = value_through_call(ctx, p, rhs, line) {
@@ -452,13 +450,15 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) 
     for (lhs, rhs) in &pairs {
         let mut p = best.prefix.clone();
         let Some(v) = resolve(&mut p, rhs).or_else(|| display(rhs)) else { continue };
+        // A value that fails the test.
+        let other = alternatives(&Binding::new(lhs.clone(), vec![Candidate::Value(v.clone())]), "").into_iter().next();
         if let Some(slot) = value_through_call(ctx, &mut p, lhs, line) {
             if *slot != v {
                 *slot = v.clone();
                 out.push(p);
-            } else if let Some(other) = alternatives(&Binding::new(lhs.clone(), vec![Candidate::Value(v.clone())]), "").into_iter().next() {
+            } else if let Some(other) = &other {
                 // Already equal: the branch on the other side of the test.
-                *slot = other;
+                *slot = other.clone();
                 out.push(p);
             }
         }
@@ -473,9 +473,8 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) 
             let mut grown = best.prefix.clone();
             let extra = grow_loop(ctx, &mut grown, root, line);
             // ... or, one more item, none of them (the `else:` of the chain).
-            let other = alternatives(&Binding::new(lhs.clone(), vec![Candidate::Value(v.clone())]), "").into_iter().next();
-            let mut grown_other = grown.clone();
             if let (Some(i), Some(other)) = (extra, other) {
+                let mut grown_other = grown.clone();
                 if let Some(slot) = value_through_item(ctx, &mut grown_other, lhs, line, i) {
                     *slot = other;
                     out.push(grown_other);
@@ -499,18 +498,19 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) 
 /// the other names (`app = self.app` in its class), so that `is` holds.
 fn identity_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
     let mut out = Vec::new();
-    for clause in condition.replace('\n', " ").split(" and ").flat_map(|c| c.split(" or ").map(str::to_string).collect::<Vec<_>>()) {
-        let clause = unbalanced_parens_trimmed(&clause);
+    let flat = condition.replace('\n', " ");
+    for clause in flat.split(" and ").flat_map(|c| c.split(" or ")) {
+        let clause = unbalanced_parens_trimmed(clause);
         let Some((l, r)) = clause.split_once(" is not ").or_else(|| clause.split_once(" is ")) else { continue };
         let (l, r) = (l.trim().trim_start_matches("not ").trim(), r.trim());
         for (lhs, rhs) in [(l, r), (r, l)] {
             let (lroot, rroot) = (lhs.split('.').next().unwrap_or_default(), rhs.split('.').next().unwrap_or_default());
             // The other side must already exist when this one is defined.
             let named = is_dotted(lhs) && is_dotted(rhs) && rhs != "None" && lroot != rroot;
-            if !named || value_at_mut(&mut best.prefix.clone(), rhs).is_none() {
+            let mut p = best.prefix.clone();
+            if !named || value_at_mut(&mut p, rhs).is_none() {
                 continue;
             }
-            let mut p = best.prefix.clone();
             let Some(slot) = value_through_call(ctx, &mut p, lhs, line) else { continue };
             let same = Value::Expr { code: rhs.to_string(), imports: vec![] };
             if *slot != same {

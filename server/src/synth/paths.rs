@@ -61,13 +61,23 @@ fn iterable_items<'p>(p: &'p mut Prefix, iterable: &str) -> Option<&'p mut Vec<V
 /// `line`) walks: one more item, a copy of the last, so that a variant can
 /// give that item a value of its own. Its index, or `None`.
 pub(super) fn grow_loop(ctx: &Context, p: &mut Prefix, root: &str, line: u32) -> Option<usize> {
-    let (l, _) = ctx.analysis.assigned.range(..=line).rev().find(|(_, names)| names.iter().any(|n| n == root))?;
-    let text = ctx.line_text(*l).trim();
-    let iterable = text.strip_prefix("for ")?.strip_prefix(root)?.trim_start().strip_prefix("in ")?;
-    let items = iterable_items(p, iterable.trim().trim_end_matches(':').trim())?;
+    let (_, text) = last_assignment(ctx, root, line)?;
+    let items = iterable_items(p, loop_iterable(text, root)?)?;
     let last = items.last()?.clone();
     items.push(last);
     Some(items.len() - 1)
+}
+
+/// The latest line at or before `line` that assigns `root`, and its text.
+fn last_assignment<'c>(ctx: &'c Context, root: &str, line: u32) -> Option<(u32, &'c str)> {
+    let (l, _) = ctx.analysis.assigned.range(..=line).rev().find(|(_, names)| names.iter().any(|n| n == root))?;
+    Some((*l, ctx.line_text(*l).trim()))
+}
+
+/// `for cell in sheet.cells:` → `sheet.cells`, when `root` is its variable.
+fn loop_iterable<'t>(text: &'t str, root: &str) -> Option<&'t str> {
+    let iterable = text.strip_prefix("for ")?.strip_prefix(root)?.trim_start().strip_prefix("in ")?;
+    Some(iterable.trim().trim_end_matches(':').trim())
 }
 
 /// A dotted name whose parts may index (`child.children[0].type`).
@@ -114,11 +124,10 @@ pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &st
     if p.binding(root).is_some() {
         return if item == 0 { value_at_mut(p, path) } else { None };
     }
-    let (l, _) = ctx.analysis.assigned.range(..=line).rev().find(|(_, names)| names.iter().any(|n| n == root))?;
-    let text = ctx.line_text(*l).trim();
+    let (l, text) = last_assignment(ctx, root, line)?;
     // `for cell in sheet.cells:` (or `in node.pre_order()`): item `item` of the iterable.
-    if let Some(iterable) = text.strip_prefix("for ").and_then(|t| t.strip_prefix(root)).and_then(|t| t.trim_start().strip_prefix("in ")) {
-        let items = iterable_items(p, iterable.trim().trim_end_matches(':').trim())?;
+    if let Some(iterable) = loop_iterable(text, root) {
+        let items = iterable_items(p, iterable)?;
         return attrs_at_mut(items.get_mut(item)?, path.split('.').skip(1));
     }
     if item > 0 {
@@ -139,8 +148,7 @@ pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &st
     // `p = leaf.parent` (or `p = p.parent`, resolved before this line;
     // `first = child.children[0]`).
     if is_item_path(rhs.trim()) && !rhs.starts_with('=') {
-        let at = l.saturating_sub(1);
-        return value_through_item(ctx, p, &format!("{}{}", rhs.trim(), &path[root.len()..]), at, 0);
+        return value_through_item(ctx, p, &format!("{}{}", rhs.trim(), &path[root.len()..]), l.saturating_sub(1), 0);
     }
     let callee = rhs.trim().split_once('(')?.0.trim();
     if rhs.starts_with('=') || !is_dotted(callee) {

@@ -29,6 +29,17 @@ pub fn directory_for(path: &str, patterns: &[String]) -> Vec<Resource> {
     out
 }
 
+/// What to create for a relative path a fragment names: a directory (with
+/// files matching `patterns`) when its last part has no extension, else a
+/// file to be opened.
+pub fn files_at(path: &str, patterns: &[String]) -> Vec<Resource> {
+    if path.rsplit('/').next().unwrap_or("").contains('.') {
+        resource_for(path, "open").into_iter().collect()
+    } else {
+        directory_for(path, patterns)
+    }
+}
+
 /// A file at `path` suited to being read with `how` (`open`, `read_csv`, `imread`, ...).
 pub fn resource_for(path: &str, how: &str) -> Option<Resource> {
     let clean = path.trim_start_matches("./");

@@ -91,9 +91,6 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
                 variants.push(displaced);
                 continue 'climb;
             }
-            if best.coverage.is_full() {
-                break 'climb;
-            }
         }
         break;
     }
