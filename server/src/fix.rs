@@ -192,7 +192,7 @@ impl Engine {
             }
             legacy = Some(report);
         }
-        let Searched { environment, pool, result, .. } = chosen;
+        let Searched { environment, pool, result, dropped, .. } = chosen;
         let packages = match &legacy {
             Some(l) if l.used => pinned_packages(&environment, &l.versions),
             _ => environment.installed.clone(),
@@ -241,6 +241,7 @@ impl Engine {
             optional,
             wrapped: best.program.wrapped,
             containment: Some(pool.containment()),
+            notes: dropped,
             stdout: best.outcome.stdout.clone(),
             stderr: best.outcome.stderr.clone(),
         })
@@ -252,7 +253,8 @@ impl Engine {
         let ctx = Context { fragment, analysis, stdlib: &self.stdlib };
         let mut session = Session::new(ctx, pool.as_ref(), budget, max_runs);
         let result = search::search(&mut session, &Deterministic, progress)?;
-        Ok(Searched { executions: session.executions, library_errors: std::mem::take(&mut session.library_errors), environment, pool, result })
+        let dropped = std::mem::take(&mut session.dropped);
+        Ok(Searched { executions: session.executions, library_errors: std::mem::take(&mut session.library_errors), environment, pool, result, dropped })
     }
 
     /// The optional dependency to add, when a library asked for one in any
@@ -284,6 +286,8 @@ struct Searched {
     executions: usize,
     /// Errors raised inside library code in any of its runs.
     library_errors: Vec<ExceptionInfo>,
+    /// Candidates the session left out, in words.
+    dropped: Vec<String>,
 }
 
 /// Why an environment lacks a distribution it was asked to install.
@@ -361,6 +365,7 @@ fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchai
         optional: Vec::new(),
         wrapped: program.wrapped,
         containment: None,
+        notes: Vec::new(),
         stdout: String::new(),
         stderr: String::new(),
     }

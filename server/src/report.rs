@@ -152,6 +152,9 @@ pub struct FixReport {
     pub optional: Vec<OptionalReport>,
     pub wrapped: bool,
     pub containment: Option<Containment>,
+    /// What the engine left out and why (a candidate whose file cannot be
+    /// created, ...), in words.
+    pub notes: Vec<String>,
     pub stdout: String,
     pub stderr: String,
 }

@@ -38,6 +38,11 @@ import threading
 import time
 import traceback
 
+# The harness's own folder is not a place to import from: with the sandbox
+# off, a run could write a module there that the worker would import later.
+if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
+
 # What the child needs to report, bound now: the program may monkeypatch the
 # modules it shares with the harness (json.dumps = ..., os._exit = ...).
 _dumps = json.dumps
@@ -57,6 +62,9 @@ HARD_GRACE = 1.0  # seconds between the soft timer and the hard kill
 NOFILE = 1024
 REPORT_FD = 1023  # where the child keeps its end of the report pipe
 REPORT_FILE = "..report"  # fallback when the program closed that pipe
+REPORT_CAP = 16 << 20     # a child's report larger than this is not read
+MEMORY_POLL = 0.05        # seconds between two looks at the run's memory
+PR_SET_DUMPABLE = 4
 _WORKER_SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGQUIT", "SIGALRM", "SIGTSTP",
                    "SIGTTIN", "SIGTTOU")
 
@@ -78,6 +86,25 @@ def send(obj):
 
 
 # --------------------------------------------------------------------------- worker
+
+_LIBC = None
+
+
+def _set_dumpable(flag):
+    """prctl(PR_SET_DUMPABLE): a process that is not dumpable cannot be
+    traced, nor its memory read or written through /proc/<pid>/mem, by
+    another process of the same uid. The worker is not, so no run can plant
+    code in the worker that serves later runs; each run's child is again, so
+    the program's own processes behave as usual among themselves."""
+    global _LIBC
+    try:
+        if _LIBC is None:
+            import ctypes
+            _LIBC = ctypes.CDLL(None, use_errno=True)
+        return _LIBC.prctl(PR_SET_DUMPABLE, int(flag), 0, 0, 0) == 0
+    except BaseException:
+        return False
+
 
 def main():
     global PROTO_IN, PROTO_OUT, WORKER_PID
@@ -106,7 +133,9 @@ def main():
                 signal.signal(getattr(signal, name), signal.SIG_IGN)
             except (OSError, ValueError):
                 pass
+    untraceable = _set_dumpable(0)
     send({"event": "ready", "pid": os.getpid(), "uid": os.getuid(), "executable": sys.executable,
+          "untraceable": untraceable,
           "sweep": OPTS["sweep"], "prefix": sys.prefix, "base_prefix": getattr(sys, "base_prefix", sys.prefix),
           "version": "%d.%d.%d" % tuple(sys.version_info[:3])})
     while True:
@@ -289,23 +318,36 @@ def handle(req):
             pass
 
 
-def _clean_scratch(scratch):
-    """Forget whatever the program left in HOME/TMPDIR (= the scratch root)."""
+def _clean_dir(root, only_uid=None):
+    """Remove everything in `root` (entries of `only_uid`, when given)."""
     try:
-        names = os.listdir(scratch)
+        names = os.listdir(root)
     except OSError:
         return
     for name in names:
-        p = os.path.join(scratch, name)
-        if name in ("runs", ".mpl") and os.path.isdir(p) and not os.path.islink(p):
-            continue
+        p = os.path.join(root, name)
         try:
+            st = os.lstat(p)
+            if only_uid is not None and st.st_uid != only_uid:
+                continue
             if os.path.isdir(p) and not os.path.islink(p):
                 _rmtree(p)
             else:
                 os.unlink(p)
         except OSError:
             pass
+
+
+def _clean_scratch(scratch):
+    """Forget whatever the program left: the scratch root (HOME, TMPDIR,
+    the run directories, caches such as MPLCONFIGDIR) and /dev/shm. Nothing
+    a run wrote survives it, so no run sees what an earlier one left. Runs
+    only when every process of the run is gone."""
+    _clean_dir(scratch)
+    if OPTS["sweep"] == "pidns" and _safe_sweep():
+        _clean_dir("/dev/shm")  # bubblewrap's own tmpfs
+    elif _safe_sweep():
+        _clean_dir("/dev/shm", only_uid=os.getuid())  # the host's: only ours
 
 
 def _explain_lost_report(out):
@@ -327,9 +369,50 @@ def _read_head(fd, cap):
     return data.decode("utf-8", "replace")
 
 
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def _run_memory(child_pid):
+    """Resident private memory (RssAnon) of all the run's processes, bytes:
+    every process of our PID namespace or of our dedicated uid but the
+    worker (and bubblewrap's init), else those in the child's process
+    group. Read from /proc/<pid>/statm, which needs no ptrace access."""
+    me = os.getpid()
+    uid = os.getuid()
+    mode = OPTS["sweep"] if _safe_sweep() else "group"
+    total = 0
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return 0
+    for name in names:
+        if not name.isdigit():
+            continue
+        pid = int(name)
+        if pid == me or pid == 1:
+            continue
+        try:
+            if mode == "uid" and os.stat("/proc/%d" % pid).st_uid != uid:
+                continue
+            if mode == "group" and os.getpgid(pid) != child_pid:
+                continue
+            with open("/proc/%d/statm" % pid, "rb") as f:
+                fields = f.read().split()
+            total += max(0, int(fields[1]) - int(fields[2])) * _PAGE
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
 def supervise(pid, r_fd, t0, req, report_file):
     timeout = float(req.get("timeout", 10.0))
     hard = t0 + timeout + float(req.get("hard_grace", HARD_GRACE))
+    limits = req.get("limits") or {}
+    run_memory_cap = int(limits.get("memory_bytes", 4 << 30))
+    next_poll = t0 + MEMORY_POLL
+    memory_killed = False
+    size = 0
+    too_big = False
     chunks = []
     pidfd = None
     try:
@@ -351,7 +434,16 @@ def supervise(pid, r_fd, t0, req, report_file):
                 _kill_run(pid)
                 _, status, rusage = os.wait4(pid, 0)
                 break
-            wait = hard - now
+            if now >= next_poll:
+                # RLIMIT_AS bounds each process; this bounds them together
+                # (five children of 3.9 GiB each were possible before).
+                next_poll = now + MEMORY_POLL
+                if _run_memory(pid) > run_memory_cap:
+                    memory_killed = True
+                    _kill_run(pid)
+                    _, status, rusage = os.wait4(pid, 0)
+                    break
+            wait = min(hard, next_poll) - now
             if pidfd is None:
                 wait = min(wait, 0.005)
             try:
@@ -361,7 +453,12 @@ def supervise(pid, r_fd, t0, req, report_file):
             if r_fd in ready:
                 data = os.read(r_fd, 1 << 16)
                 if data:
-                    chunks.append(data)
+                    size += len(data)
+                    if size > REPORT_CAP:
+                        too_big = True  # keep draining, stop keeping
+                        chunks = []
+                    elif not too_big:
+                        chunks.append(data)
                 else:
                     watch.remove(r_fd)
                     if not watch:  # no pidfd: poll the child
@@ -379,21 +476,35 @@ def supervise(pid, r_fd, t0, req, report_file):
             break
         if not data:
             break
-        chunks.append(data)
-    if not chunks:
+        size += len(data)
+        if size > REPORT_CAP:
+            too_big = True
+            chunks = []
+            break
+        if not too_big:
+            chunks.append(data)
+    if not chunks and not too_big:
         try:
             with open(report_file, "rb") as f:
-                chunks.append(f.read())
+                chunks.append(f.read(REPORT_CAP + 1))
+            if len(chunks[0]) > REPORT_CAP:
+                too_big = True
+                chunks = []
         except OSError:
             pass
     report = None
-    if chunks:
+    if memory_killed:
+        report = _empty("limit", "memory limit: the run's processes together held more than %d MiB"
+                        % (run_memory_cap >> 20))
+    elif too_big:
+        report = _empty("limit", "the program's report was larger than %d MiB and was not read" % (REPORT_CAP >> 20))
+    elif chunks:
         try:
             report = json.loads(b"".join(chunks).decode("utf-8", "replace"))
         except ValueError:
             report = None
     if not isinstance(report, dict) or report.get("status") not in ("completed", "raised", "timeout", "limit"):
-        report = _no_report(status, rusage, hard_killed, timeout, req.get("limits") or {})
+        report = _no_report(status, rusage, hard_killed, timeout, limits)
     report["duration"] = duration
     return report
 
@@ -759,6 +870,7 @@ def _limit_of(e, limits):
 
 def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
     me = os.getpid()
+    _set_dumpable(1)
     if not _safe_sweep():
         # Without a PID namespace or a uid of our own, the process group is
         # how the worker finds the program's processes. (With them the child

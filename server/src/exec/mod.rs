@@ -13,12 +13,19 @@
 
 mod pool;
 mod sandbox;
+mod seccomp;
+mod untrusted;
 mod types;
 mod worker;
 
 pub use pool::WorkerPool;
 pub use sandbox::{processes_of_uid, UID_BASE, UID_SPAN};
 pub use types::*;
+
+/// A name from untrusted text, cut for a note (at most 120 bytes).
+pub fn untrusted_cut(s: &str) -> String {
+    untrusted::cut(s.to_string(), 120)
+}
 
 use std::path::PathBuf;
 

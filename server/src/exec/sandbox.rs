@@ -8,19 +8,27 @@
 //! - an unprivileged uid when we run as root (RLIMIT_NPROC does not apply to
 //!   uid 0): each worker of a pool gets its own uid from a range, leased with
 //!   a lock file so that two pools (or two processes) never share one.
-//! - rlimits, set by the harness in each run's child.
+//! - a seccomp filter (`seccomp.rs`) on the worker and every run, given to
+//!   bubblewrap (`--add-seccomp-fd`) or installed before exec without it.
+//! - only descriptors 0-2 cross into the sandbox (everything the server
+//!   inherited or opened is closed between fork and exec).
+//! - rlimits, set by the harness in each run's child; size caps on the
+//!   scratch directory and `/dev/shm` (tmpfs `size=`).
 
-use super::types::{Containment, ExecError};
+use super::seccomp;
+use super::types::{resource_path_problem, Containment, ExecError};
 use super::{ExecConfig, SandboxMode};
+use seccompiler::BpfProgram;
 use serde::Deserialize;
+use std::sync::Arc;
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::os::unix::io::AsRawFd;
+use std::os::unix::io::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -138,6 +146,13 @@ pub(crate) struct SandboxPlan {
     /// (bwrap) Interpreter directories to bind read-only because they are
     /// under a tmpfs (`/tmp` or `hidden`).
     interp_binds: Vec<PathBuf>,
+    /// The seccomp programs every sandboxed process gets (None: this
+    /// machine has no filter; `seccomp_note` says why).
+    seccomp: Option<Arc<Vec<BpfProgram>>>,
+    seccomp_note: Option<String>,
+    /// tmpfs caps (bubblewrap only).
+    scratch_bytes: u64,
+    shm_bytes: u64,
     note: Option<String>,
 }
 
@@ -202,7 +217,24 @@ impl SandboxPlan {
             }
             n
         });
-        Ok(SandboxPlan { interp, bwrap, setpriv, root, caps, hidden, interp_binds, note })
+        let (seccomp, seccomp_note) = match seccomp::baseline() {
+            Ok(p) => (Some(Arc::new(p)), None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        Ok(SandboxPlan {
+            interp,
+            bwrap,
+            setpriv,
+            root,
+            caps,
+            hidden,
+            interp_binds,
+            seccomp,
+            seccomp_note,
+            scratch_bytes: cfg.limits.scratch_bytes,
+            shm_bytes: cfg.limits.shm_bytes,
+            note,
+        })
     }
 
     pub fn uses_bwrap(&self) -> bool {
@@ -216,7 +248,41 @@ impl SandboxPlan {
             // SAFETY: getuid has no preconditions.
             Some(unsafe { libc::getuid() })
         };
-        Containment { bubblewrap: self.bwrap.is_some(), unprivileged_uid: uid, note: self.note.clone() }
+        let mut layers = Vec::new();
+        if self.bwrap.is_some() {
+            layers.push("bubblewrap: read-only root, private /tmp, no network, own PID and IPC namespaces".to_string());
+            layers.push(format!(
+                "tmpfs caps: scratch {} MiB, /dev/shm {} MiB",
+                self.scratch_bytes >> 20,
+                self.shm_bytes >> 20
+            ));
+        }
+        match uid {
+            Some(u) if self.root => layers.push(format!("dedicated unprivileged uid {u} (its own process limit covers the whole run)")),
+            Some(u) => layers.push(format!("your uid {u} (process limit relative to your other processes)")),
+            None => {}
+        }
+        if self.seccomp.is_some() {
+            layers.push("seccomp: no ptrace, process_vm_*, namespaces, mounts, io_uring, bpf, perf, keyrings, kexec, modules".into());
+        }
+        layers.push("descriptors: only stdin, stdout and stderr enter the sandbox".into());
+        layers.push("worker not traceable by runs (PR_SET_DUMPABLE 0); scratch and /dev/shm wiped after each run".into());
+        layers.push("per process: address space, CPU time, file size, open files; per run: resident memory of all its processes (polled by the worker; cgroups are not used)".into());
+        let mut note = self.note.clone();
+        if let Some(why) = &self.seccomp_note {
+            let n = note.get_or_insert_with(String::new);
+            if !n.is_empty() {
+                n.push_str("; ");
+            }
+            n.push_str(why);
+        }
+        Containment {
+            bubblewrap: self.bwrap.is_some(),
+            unprivileged_uid: uid,
+            seccomp: self.seccomp.is_some(),
+            layers,
+            note,
+        }
     }
 
     /// The command that starts one worker. `uid` is the dedicated uid when
@@ -230,12 +296,19 @@ impl SandboxPlan {
             "none"
         };
         let nproc = if uid.is_some() { "dedicated" } else { "relative" };
+        // With bubblewrap, it installs the filters just before it executes
+        // the worker (it needs the denied calls itself); they reach it as
+        // descriptors 3, 4, ... Without it, pre_exec installs them.
+        let seccomp_fds: Vec<OwnedFd> = match (&self.bwrap, &self.seccomp) {
+            (Some(_), Some(progs)) => progs.iter().filter_map(|p| memfd_with(&seccomp::to_bytes(p)).ok()).collect(),
+            _ => Vec::new(),
+        };
         let mut argv: Vec<OsString> = Vec::new();
         if let Some(bwrap) = &self.bwrap {
             argv.push(bwrap.into());
             let mut m = Mounts::default();
             m.raw(&["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
-            m.tmpfs(Path::new("/dev/shm"), "1777");
+            m.tmpfs_sized(Path::new("/dev/shm"), "1777", Some(self.shm_bytes));
             m.tmpfs(Path::new("/tmp"), "0755");
             for h in &self.hidden {
                 m.tmpfs(h, "0755");
@@ -244,11 +317,19 @@ impl SandboxPlan {
                 m.bind(p, false);
             }
             m.bind(harness, false);
-            m.bind(scratch, true);
+            // The scratch directory is a tmpfs of its own: its size is
+            // capped, and nothing in it is visible outside the sandbox.
+            // Sticky and world-writable because bubblewrap makes it as root
+            // and the worker runs as its own uid.
+            m.tmpfs_sized(scratch, "1777", Some(self.scratch_bytes));
             // The private /tmp stays empty: without this, a non-root user
             // (who owns the tmpfs in its user namespace) could fill it.
             m.raw(&["--remount-ro", "/tmp"]);
             argv.extend(m.args);
+            for i in 0..seccomp_fds.len() {
+                argv.push("--add-seccomp-fd".into());
+                argv.push((FIRST_PASSED_FD + i as i32).to_string().into());
+            }
             for a in [
                 "--unshare-net",
                 "--unshare-pid",
@@ -295,28 +376,39 @@ impl SandboxPlan {
         }
         let mut cmd = Command::new(&argv[0]);
         cmd.args(&argv[1..]).env_clear().envs(self.env(scratch)).current_dir(scratch);
-        if self.bwrap.is_none() {
-            let drop_to = direct_drop;
-            // SAFETY: the closure only calls async-signal-safe functions
-            // (setsid, setgroups, setresgid, setresuid, prctl).
-            unsafe {
-                cmd.pre_exec(move || {
+        let bwrap = self.bwrap.is_some();
+        let drop_to = if bwrap { None } else { direct_drop };
+        let filters = if bwrap { None } else { self.seccomp.clone() };
+        let passed: Vec<i32> = seccomp_fds.iter().map(|f| f.as_raw_fd()).collect();
+        // SAFETY: between fork and exec the closure only calls
+        // async-signal-safe functions (setsid, fcntl, dup2, close_range or
+        // close, setgroups, setresgid, setresuid, prctl, seccomp) and
+        // allocates nothing.
+        unsafe {
+            cmd.pre_exec(move || {
+                let _keep_open = &seccomp_fds;
+                if !bwrap && libc::setsid() < 0 {
                     // A new session: no controlling terminal to inject input into.
-                    if libc::setsid() < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                place_passed_fds(&passed)?;
+                close_from(FIRST_PASSED_FD + passed.len() as i32);
+                if let Some(u) = drop_to {
+                    if libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setresgid(u, u, u) != 0
+                        || libc::setresuid(u, u, u) != 0
+                        || libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+                    {
                         return Err(io::Error::last_os_error());
                     }
-                    if let Some(u) = drop_to {
-                        if libc::setgroups(0, std::ptr::null()) != 0
-                            || libc::setresgid(u, u, u) != 0
-                            || libc::setresuid(u, u, u) != 0
-                            || libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-                        {
-                            return Err(io::Error::last_os_error());
-                        }
+                }
+                if let Some(progs) = &filters {
+                    if seccomp::install(progs) != 0 {
+                        return Err(io::Error::last_os_error());
                     }
-                    Ok(())
-                });
-            }
+                }
+                Ok(())
+            });
         }
         cmd
     }
@@ -364,12 +456,23 @@ impl Mounts {
     }
 
     fn tmpfs(&mut self, p: &Path, perms: &str) {
-        self.raw(&["--perms", perms, "--tmpfs"]);
+        self.tmpfs_sized(p, perms, None);
+    }
+
+    fn tmpfs_sized(&mut self, p: &Path, perms: &str, size: Option<u64>) {
+        self.ancestors(p);
+        self.raw(&["--perms", perms]);
+        if let Some(n) = size {
+            self.args.push("--size".into());
+            self.args.push(n.to_string().into());
+        }
+        self.args.push("--tmpfs".into());
         self.args.push(p.into());
         self.tmpfs.push(p.to_path_buf());
     }
 
-    fn bind(&mut self, p: &Path, rw: bool) {
+    /// Traversable directories on the way to `p` inside an earlier tmpfs.
+    fn ancestors(&mut self, p: &Path) {
         let mut ancestors: Vec<&Path> = p.ancestors().skip(1).filter(|a| a.parent().is_some()).collect();
         ancestors.reverse();
         for a in ancestors {
@@ -381,10 +484,79 @@ impl Mounts {
                 self.made.insert(a.to_path_buf());
             }
         }
+    }
+
+    fn bind(&mut self, p: &Path, rw: bool) {
+        self.ancestors(p);
         self.args.push(if rw { "--bind" } else { "--ro-bind" }.into());
         self.args.push(p.into());
         self.args.push(p.into());
         self.bound.push(p.to_path_buf());
+    }
+}
+
+/// The first descriptor number handed to bubblewrap (the seccomp programs).
+const FIRST_PASSED_FD: i32 = 3;
+
+/// An anonymous file holding `data`, at offset 0, close-on-exec
+/// (it is moved to a fixed number in the child only).
+fn memfd_with(data: &[u8]) -> io::Result<OwnedFd> {
+    // SAFETY: memfd_create with a NUL-terminated name; the fd is ours.
+    let fd = unsafe { libc::memfd_create(c"runnable-seccomp".as_ptr(), libc::MFD_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: fd was just created and is owned by nobody else.
+    let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+    let mut f = File::from(owned);
+    io::Write::write_all(&mut f, data)?;
+    io::Seek::seek(&mut f, io::SeekFrom::Start(0))?;
+    Ok(f.into())
+}
+
+/// Move `fds` to 3, 4, ... (without close-on-exec), never clobbering one
+/// of them on the way. Runs between fork and exec.
+fn place_passed_fds(fds: &[i32]) -> io::Result<()> {
+    let above = FIRST_PASSED_FD + fds.len() as i32;
+    let mut tmp = [0i32; 8];
+    if fds.len() > tmp.len() {
+        return Err(io::Error::other("too many descriptors to pass"));
+    }
+    for (i, &fd) in fds.iter().enumerate() {
+        // SAFETY: plain fcntl on a descriptor of this process.
+        let t = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, above) };
+        if t < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        tmp[i] = t;
+    }
+    for (i, &t) in tmp[..fds.len()].iter().enumerate() {
+        // SAFETY: dup2 to a fixed number; dup2 clears close-on-exec.
+        if unsafe { libc::dup2(t, FIRST_PASSED_FD + i as i32) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Close every descriptor from `first` on: whatever the server inherited
+/// from its parent (an editor, a shell) or opened itself must not reach a
+/// fragment. Runs between fork and exec.
+fn close_from(first: i32) {
+    // SAFETY: close_range(2) on this process's own table.
+    let r = unsafe { libc::syscall(libc::SYS_close_range, first as libc::c_uint, libc::c_uint::MAX, 0 as libc::c_uint) };
+    if r == 0 {
+        return;
+    }
+    // Kernels before 5.9: close them one by one up to the limit.
+    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes the struct we pass.
+    let max = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0 { lim.rlim_cur.min(1 << 20) as i32 } else { 65536 };
+    for fd in first..max {
+        // SAFETY: closing a descriptor number of this process.
+        unsafe {
+            libc::close(fd);
+        }
     }
 }
 
@@ -481,29 +653,13 @@ fn blocking_ancestors(paths: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-/// A resource path must be relative and stay inside the run directory.
+/// A resource path must be relative, stay inside the run directory and be
+/// a name a file system takes (see [`resource_path_problem`]).
 pub(crate) fn validate_resource_path(p: &str) -> Result<(), ExecError> {
-    let bad = || ExecError::ResourcePath(p.to_string());
-    if p.is_empty() || p.contains('\0') {
-        return Err(bad());
+    match resource_path_problem(p) {
+        Some(_) => Err(ExecError::ResourcePath(p.to_string())),
+        None => Ok(()),
     }
-    let mut normal = 0;
-    for c in Path::new(p).components() {
-        match c {
-            Component::Normal(s) => {
-                if s.to_string_lossy().split('\\').any(|part| part == "..") {
-                    return Err(bad());
-                }
-                normal += 1;
-            }
-            Component::CurDir => {}
-            Component::ParentDir | Component::RootDir | Component::Prefix(_) => return Err(bad()),
-        }
-    }
-    if normal == 0 {
-        return Err(bad());
-    }
-    Ok(())
 }
 
 // ------------------------------------------------------------------ uids
@@ -596,6 +752,43 @@ pub fn processes_of_uid(uid: u32) -> Vec<i32> {
     out
 }
 
+/// The session id of `pid`, from `/proc/<pid>/stat` (field 6, after the
+/// command name, which may itself hold spaces and parentheses).
+fn session_of(stat: &str) -> Option<i32> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// SIGKILL every process in the session `sid` (a worker we started with
+/// `setsid`, so `sid` is our own child's pid), a few rounds until none is
+/// left: without a PID namespace or a uid of its own, that is where a run's
+/// processes are. One that called `setsid` itself escapes this; the
+/// process limit and the report's note cover that case.
+pub(crate) fn kill_session(sid: i32) {
+    if sid <= 1 {
+        return;
+    }
+    for _ in 0..20 {
+        let mut found = false;
+        let Ok(rd) = fs::read_dir("/proc") else { return };
+        for e in rd.flatten() {
+            let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else { continue };
+            let Ok(stat) = fs::read_to_string(e.path().join("stat")) else { continue };
+            if session_of(&stat) == Some(sid) {
+                found = true;
+                // SAFETY: plain kill(2) of a process in our child's session.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+        if !found {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 /// SIGKILL every process of a dedicated uid until none is left (bounded).
 pub(crate) fn kill_uid_processes(uid: u32) -> bool {
     if uid == 0 {
@@ -629,9 +822,18 @@ mod tests {
         for ok in ["a.csv", "data/x.json", "./a", "a/./b", "a..b"] {
             assert!(validate_resource_path(ok).is_ok(), "{ok}");
         }
-        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a/..", ".", "a\\..\\b", "x\0y"] {
+        let deep = vec!["d"; 40].join("/");
+        let long = "n".repeat(300);
+        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a/..", ".", "a\\..\\b", "x\0y", "a\nb", &deep, &long] {
             assert!(validate_resource_path(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn session_is_read_after_the_command_name() {
+        assert_eq!(session_of("42 (a) b) S 1 42 4242 0 -1"), Some(4242));
+        assert_eq!(session_of("7 (python3) R 6 7 7 34816 7"), Some(7));
+        assert_eq!(session_of("garbage"), None);
     }
 
     #[test]

@@ -14,6 +14,55 @@ pub struct Resource {
     pub content: Vec<u8>,
 }
 
+/// Deepest resource path taken, and the longest (a file system's limits,
+/// well above any file a fragment names).
+const MAX_RESOURCE_DEPTH: usize = 16;
+const MAX_RESOURCE_PATH: usize = 1024;
+const MAX_NAME_BYTES: usize = 255;
+
+/// Why a resource path cannot be created inside the run directory, if it
+/// cannot: empty, absolute, leaving it (`..`, also written with
+/// backslashes), a NUL or another control character, a part longer than a
+/// file name may be, or too long or deep as a whole. Pure: the search drops
+/// a candidate with such a path instead of failing the whole fix.
+pub fn resource_path_problem(p: &str) -> Option<&'static str> {
+    use std::path::{Component, Path};
+    if p.is_empty() {
+        return Some("empty");
+    }
+    if p.chars().any(|c| c.is_control()) {
+        return Some("a control character (NUL, newline) in the name");
+    }
+    if p.len() > MAX_RESOURCE_PATH {
+        return Some("longer than 1024 bytes");
+    }
+    let mut normal = 0;
+    for c in Path::new(p).components() {
+        match c {
+            Component::Normal(s) => {
+                let s = s.to_string_lossy();
+                if s.split('\\').any(|part| part == "..") {
+                    return Some("leaves the run directory (`..`)");
+                }
+                if s.len() > MAX_NAME_BYTES {
+                    return Some("a part longer than 255 bytes");
+                }
+                normal += 1;
+            }
+            Component::CurDir => {}
+            Component::ParentDir => return Some("leaves the run directory (`..`)"),
+            Component::RootDir | Component::Prefix(_) => return Some("absolute"),
+        }
+    }
+    if normal == 0 {
+        return Some("names no file");
+    }
+    if normal > MAX_RESOURCE_DEPTH {
+        return Some("more than 16 folders deep");
+    }
+    None
+}
+
 #[derive(Debug, Clone)]
 pub struct RunRequest {
     /// The full program text.
@@ -103,6 +152,10 @@ pub struct Containment {
     /// The (non-root) uid programs run as: the first worker's dedicated uid
     /// when we run as root (each worker has its own), else our own uid.
     pub unprivileged_uid: Option<u32>,
+    /// The seccomp baseline is installed on the worker and every run.
+    pub seccomp: bool,
+    /// Every layer that was active, in words, outermost first.
+    pub layers: Vec<String>,
     /// Plain-language note when protection is reduced.
     pub note: Option<String>,
 }
@@ -114,6 +167,10 @@ pub struct Limits {
     pub file_bytes: u64,
     pub processes: u64,
     pub output_bytes: usize,
+    /// Size of the scratch tmpfs (the run's working directory, HOME and
+    /// TMPDIR) and of `/dev/shm`, with bubblewrap.
+    pub scratch_bytes: u64,
+    pub shm_bytes: u64,
 }
 
 impl Default for Limits {
@@ -124,6 +181,8 @@ impl Default for Limits {
             file_bytes: 64 << 20,
             processes: 64,
             output_bytes: 64 << 10,
+            scratch_bytes: 512 << 20,
+            shm_bytes: 64 << 20,
         }
     }
 }

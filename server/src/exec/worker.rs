@@ -15,6 +15,7 @@
 
 use super::sandbox::{self, SandboxPlan};
 use super::types::*;
+use super::untrusted;
 use base64::Engine as _;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -49,10 +50,14 @@ const WRITE_BUDGET: Duration = Duration::from_secs(30);
 enum Event {
     Ready {
         prefix: String,
+        /// The worker made itself non-dumpable (`PR_SET_DUMPABLE 0`).
+        #[serde(default)]
+        untraceable: bool,
     },
+    /// The child's pid is in the message too, and ignored: nothing a
+    /// sandboxed process says is a pid the host acts on.
     Started {
         id: u64,
-        pid: i32,
     },
     Result(Box<WireResult>),
     Error {
@@ -86,8 +91,10 @@ struct WireResult {
 }
 
 impl WireResult {
-    fn into_outcome(self) -> RunOutcome {
-        RunOutcome {
+    /// The outcome, with every piece of text checked: the report comes
+    /// from a process the fragment controls (`untrusted.rs`).
+    fn into_outcome(self, limits: &Limits) -> RunOutcome {
+        let outcome = RunOutcome {
             status: self.status,
             hit: self.hit,
             completed: self.completed,
@@ -98,8 +105,9 @@ impl WireResult {
             values: int_keys(self.values),
             stdout: self.stdout,
             stderr: self.stderr,
-            duration: Duration::from_secs_f64(self.duration.max(0.0)),
-        }
+            duration: Duration::from_secs_f64(if self.duration.is_finite() { self.duration.clamp(0.0, 1e6) } else { 0.0 }),
+        };
+        untrusted::sanitize_outcome(outcome, limits.output_bytes)
     }
 }
 
@@ -151,15 +159,15 @@ pub(crate) struct Worker {
     pub slot: usize,
     child: Child,
     stdin: Option<ChildStdin>,
-    events: Receiver<Vec<u8>>,
+    events: Receiver<Line>,
     scratch: PathBuf,
     log: PathBuf,
     /// Dedicated uid: all its processes die with the worker.
     uid: Option<u32>,
-    /// The worker's pids are host pids (no PID namespace).
+    /// The worker's pids are host pids (no PID namespace): its session
+    /// (it is the leader, `setsid` before exec) is how the host finds what
+    /// a run left behind.
     host_pids: bool,
-    /// Process group of the run in flight (host pids only).
-    run_pgid: Option<i32>,
     next_id: u64,
     dead: bool,
 }
@@ -232,14 +240,10 @@ impl Worker {
         let reader = thread::Builder::new().name("runnable-exec-reader".into()).spawn(move || {
             let mut r = BufReader::new(stdout);
             loop {
-                let mut line = Vec::new();
-                match r.read_until(b'\n', &mut line) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        if tx.send(line).is_err() {
-                            break;
-                        }
-                    }
+                let line = read_line_capped(&mut r, MAX_LINE);
+                let end = !matches!(line, Line::Text(_));
+                if tx.send(line).is_err() || end {
+                    break;
                 }
             }
         });
@@ -252,7 +256,6 @@ impl Worker {
             log,
             uid,
             host_pids: !plan.uses_bwrap(),
-            run_pgid: None,
             next_id: 1,
             dead: false,
         };
@@ -261,7 +264,18 @@ impl Worker {
             return Err(ExecError::Spawn(python, e));
         }
         match w.next_event(Instant::now() + STARTUP_BUDGET) {
-            Ok(Event::Ready { prefix }) => {
+            Ok(Event::Ready { prefix, untraceable }) => {
+                if !untraceable {
+                    // Fail closed: a traceable worker is one a run could
+                    // take over for every later run.
+                    w.dead = true;
+                    return Err(sandbox_spawn_error(
+                        &python,
+                        "the worker could not make itself untraceable (prctl PR_SET_DUMPABLE through ctypes failed: \
+                         is this Python built without ctypes?)"
+                            .into(),
+                    ));
+                }
                 if prefix != plan.interp.prefix {
                     w.dead = true;
                     return Err(sandbox_spawn_error(
@@ -326,7 +340,11 @@ impl Worker {
             let left = deadline.saturating_duration_since(Instant::now());
             let wait = if cancel.is_some() { left.min(CANCEL_POLL) } else { left };
             match self.events.recv_timeout(wait) {
-                Ok(l) => break l,
+                Ok(Line::Text(l)) => break l,
+                Ok(Line::TooLong) => {
+                    return Err(Wait::Bad(format!("the worker sent a line of more than {} MiB", MAX_LINE >> 20)))
+                }
+                Ok(Line::End) => return Err(Wait::Eof),
                 Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => continue,
                 Err(RecvTimeoutError::Timeout) => return Err(Wait::Timeout),
                 Err(RecvTimeoutError::Disconnected) => return Err(Wait::Eof),
@@ -411,11 +429,7 @@ impl Worker {
             };
         }
         match self.event_for(id, started + PREPARE_BUDGET, cancel) {
-            Ok(Event::Started { pid, .. }) => {
-                if self.host_pids && pid > 0 {
-                    self.run_pgid = Some(pid);
-                }
-            }
+            Ok(Event::Started { .. }) => {}
             Ok(Event::Error { message, .. }) => return Attempt::Ran(Err(ExecError::Protocol(message))),
             Ok(_) => {
                 self.dead = true;
@@ -453,7 +467,7 @@ impl Worker {
         let run_start = Instant::now();
         let deadline = run_start + req.timeout + HARD_GRACE + WATCHDOG_MARGIN;
         let res = match self.event_for(id, deadline, cancel) {
-            Ok(Event::Result(r)) => Ok(r.into_outcome()),
+            Ok(Event::Result(r)) => Ok(r.into_outcome(limits)),
             Ok(Event::Error { message, .. }) => Err(ExecError::Protocol(message)),
             Ok(_) => {
                 self.dead = true;
@@ -461,6 +475,7 @@ impl Worker {
             }
             Err(Wait::Bad(m)) => {
                 self.dead = true;
+                self.terminate();
                 Err(ExecError::Protocol(m))
             }
             Err(Wait::Eof) => {
@@ -495,7 +510,6 @@ impl Worker {
                 ))
             }
         };
-        self.run_pgid = None;
         Attempt::Ran(res)
     }
 
@@ -511,15 +525,17 @@ impl Worker {
     fn terminate(&mut self) -> String {
         drop(self.stdin.take());
         let pid = self.child.id() as i32;
+        // Our own child: its pid (and so its session id) is the host's
+        // knowledge, never something the worker said. While it is not
+        // reaped the number cannot be reused.
+        if self.host_pids {
+            sandbox::kill_session(pid);
+        }
         let status = match self.child.try_wait() {
             Ok(Some(st)) => st,
             _ => {
-                // SAFETY: plain kill(2) on our own child (and, without bwrap,
-                // on its session, whose leader it is).
+                // SAFETY: plain kill(2) on our own, unreaped child.
                 unsafe {
-                    if self.host_pids {
-                        libc::kill(-pid, libc::SIGKILL);
-                    }
                     libc::kill(pid, libc::SIGKILL);
                 }
                 match self.child.wait() {
@@ -528,12 +544,6 @@ impl Worker {
                 }
             }
         };
-        if let Some(pg) = self.run_pgid.take() {
-            // SAFETY: the run's process group, a host pid (no namespace).
-            unsafe {
-                libc::kill(-pg, libc::SIGKILL);
-            }
-        }
         if let Some(u) = self.uid {
             sandbox::kill_uid_processes(u);
         }
@@ -551,6 +561,41 @@ impl Drop for Worker {
             }
         }
         let _ = fs::remove_file(&self.log);
+    }
+}
+
+/// Longest protocol line taken from a worker: a result carries at most
+/// two outputs of `output_bytes` and the trace of one program.
+const MAX_LINE: usize = 32 << 20;
+
+/// What the reader thread passes on.
+enum Line {
+    Text(Vec<u8>),
+    /// Longer than [`MAX_LINE`]: the worker is not to be trusted further.
+    TooLong,
+    End,
+}
+
+/// One line of at most `max` bytes; a longer one is not kept in memory.
+fn read_line_capped(r: &mut impl BufRead, max: usize) -> Line {
+    let mut line = Vec::new();
+    loop {
+        let buf = match r.fill_buf() {
+            Ok([]) | Err(_) => return Line::End,
+            Ok(b) => b,
+        };
+        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        if line.len() + take > max {
+            return Line::TooLong;
+        }
+        line.extend_from_slice(&buf[..take]);
+        r.consume(take);
+        if done {
+            return Line::Text(line);
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 use super::prefix::Prefix;
 use crate::analysis::Analysis;
 use crate::coverage::{self, Coverage};
-use crate::exec::{ExceptionInfo, ExecError, Executor, RunOutcome, RunRequest, RunStatus};
+use crate::exec::{resource_path_problem, ExceptionInfo, ExecError, Executor, RunOutcome, RunRequest, RunStatus};
 use crate::program::{self, Program};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::atomic::AtomicBool;
@@ -87,12 +87,15 @@ pub struct Session<'a> {
     /// Distinct errors raised inside library code, from every run: one may
     /// ask for an optional dependency even when a later run got further.
     pub library_errors: Vec<ExceptionInfo>,
+    /// Candidates left out because a file they need cannot be created
+    /// (a path with NUL, `..`, too long or deep): one note each, capped.
+    pub dropped: Vec<String>,
 }
 
 impl<'a> Session<'a> {
     pub fn new(ctx: Context<'a>, executor: &'a dyn Executor, budget: Duration, max_runs: usize) -> Self {
         let run_timeout = (budget / 3).clamp(Duration::from_secs(1), Duration::from_secs(10));
-        Session { ctx, executor, deadline: Instant::now() + budget, run_timeout, slowest_finished: Duration::ZERO, max_runs, executions: 0, tried: HashSet::new(), cancel: None, library_errors: Vec::new() }
+        Session { ctx, executor, deadline: Instant::now() + budget, run_timeout, slowest_finished: Duration::ZERO, max_runs, executions: 0, tried: HashSet::new(), cancel: None, library_errors: Vec::new(), dropped: Vec::new() }
     }
 
     /// A flag that, once set, stops the run in flight promptly (its outcome
@@ -113,6 +116,14 @@ impl<'a> Session<'a> {
     pub fn attempt(&mut self, prefix: Prefix) -> Result<Option<Attempt>, ExecError> {
         let program = self.build(&prefix);
         let resources = prefix.all_resources();
+        if let Some((path, why)) = resources.iter().find_map(|r| resource_path_problem(&r.path).map(|why| (&r.path, why))) {
+            // One strange name (from the fragment's text or a run's error)
+            // costs that candidate, never the whole fix.
+            if self.dropped.len() < 8 {
+                self.dropped.push(format!("left out a candidate that needs the file {:?}: {why}", crate::exec::untrusted_cut(path)));
+            }
+            return Ok(None);
+        }
         let key = format!("{}\u{0}{:?}", program.text, resources);
         if !self.tried.insert(key) || !self.has_budget() {
             return Ok(None);

@@ -33,6 +33,7 @@ fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[u32]) -> Fi
         optional: Vec::new(),
         wrapped: false,
         containment: None,
+        notes: Vec::new(),
         stdout: String::new(),
         stderr: String::new(),
     }
