@@ -1,6 +1,9 @@
 //! End-to-end tests of the `runnable` binary: the JSON contract, agreement
 //! with the independent scorer, and every kind of bad input.
 
+#[path = "support/precondition.rs"]
+mod precondition;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -59,7 +62,7 @@ fn fix_file(path: &Path, extra: &[&str]) -> (Output, Option<Value>) {
 fn measure(fragment: &Path, result: &Value) -> Option<Value> {
     let script = repo().parent()?.join("shared/bench/measure.py");
     if !script.exists() {
-        eprintln!("note: {} not found, skipping the independent check", script.display());
+        precondition::skip(&format!("{} not found: the independent check", script.display()));
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -100,7 +103,7 @@ fn fix_installed(path: &Path) -> Option<Value> {
     let (_, json) = fix_file(path, &["--install"]);
     let j = json.unwrap();
     if !j["missing_packages"].as_array().unwrap().is_empty() {
-        eprintln!("note: {} skipped, packages not installed ({})", path.display(), j["failed_packages"]);
+        precondition::skip(&format!("{}: packages not installed ({})", path.display(), j["failed_packages"]));
         return None;
     }
     assert_contract(&j);

@@ -204,7 +204,7 @@ impl Engine {
             prefix: best.program.prefix.clone(),
             suffix: best.program.suffix.clone(),
             fragment_lines: best.program.fragment_lines.clone(),
-            resources: best.prefix.all_resources().iter().map(ResourceFile::from).collect(),
+            resources: best.prefix.all_resources().iter().filter(|r| crate::exec::resource_path_problem(&r.path).is_none()).map(ResourceFile::from).collect(),
             python: environment.python.display().to_string(),
             packages,
             coverage: best.coverage.clone(),
@@ -223,7 +223,7 @@ impl Engine {
                 .map(|v| Variant {
                     prefix: v.program.prefix.clone(),
                     suffix: v.program.suffix.clone(),
-                    resources: v.prefix.all_resources().iter().map(ResourceFile::from).collect(),
+                    resources: v.prefix.all_resources().iter().filter(|r| crate::exec::resource_path_problem(&r.path).is_none()).map(ResourceFile::from).collect(),
                     covered: v.coverage.covered.clone(),
                 })
                 .collect(),

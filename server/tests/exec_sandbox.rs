@@ -32,7 +32,7 @@ fn writes_outside_the_scratch_directory_fail() {
         targets.push(format!("/var/tmp/{tag}"));
     }
     if !bwrap && !is_root() {
-        eprintln!("note: neither bwrap nor a uid drop: writes outside the scratch dir are not prevented; skipping");
+        precondition::skip("neither bwrap nor a uid drop: writes outside the scratch dir are not prevented");
         return;
     }
     let mut all = targets.clone();
@@ -67,7 +67,7 @@ fn a_symlink_cannot_redirect_a_write_outside() {
 #[test]
 fn the_host_home_is_not_readable() {
     if !is_root() {
-        eprintln!("note: not root: the fragment runs as the user and may read the user's home");
+        precondition::skip("not root: the fragment runs as the user and may read the user's home");
         return;
     }
     let pool = pool();
@@ -173,7 +173,7 @@ fn escaped_background_processes_are_killed_after_the_run() {
 #[test]
 fn dropping_the_pool_kills_its_workers() {
     if !is_root() {
-        eprintln!("note: not root: no dedicated uid to inspect");
+        precondition::skip("not root: no dedicated uid to inspect");
         return;
     }
     let pool = pool_with(|c| c.max_workers = 2);

@@ -275,9 +275,10 @@ def handle(req):
             except BaseException:
                 pass
         # The worker keeps its own descriptors on the output files: the
-        # program may rename or delete its directory.
-        outs = [os.open(os.path.join(run_dir, name), os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
-                for name in ("..stdout", "..stderr")]
+        # program may rename or delete its directory, or fill the scratch
+        # tmpfs (anonymous files are outside it, so what it printed before
+        # is still there to report).
+        outs = [_output_file(run_dir, name) for name in ("..stdout", "..stderr")]
         try:
             r_fd, w_fd = os.pipe()
             t0 = time.monotonic()
@@ -316,6 +317,15 @@ def handle(req):
             _clean_scratch(scratch)
         except BaseException:
             pass
+
+
+def _output_file(run_dir, name):
+    if hasattr(os, "memfd_create"):
+        try:
+            return os.memfd_create(name, os.MFD_CLOEXEC)
+        except OSError:
+            pass
+    return os.open(os.path.join(run_dir, name), os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
 
 
 def _clean_dir(root, only_uid=None):

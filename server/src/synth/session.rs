@@ -87,8 +87,8 @@ pub struct Session<'a> {
     /// Distinct errors raised inside library code, from every run: one may
     /// ask for an optional dependency even when a later run got further.
     pub library_errors: Vec<ExceptionInfo>,
-    /// Candidates left out because a file they need cannot be created
-    /// (a path with NUL, `..`, too long or deep): one note each, capped.
+    /// Files left out because they cannot be created (a path with NUL,
+    /// `..`, too long or too deep): one note each, capped.
     pub dropped: Vec<String>,
 }
 
@@ -115,15 +115,20 @@ impl<'a> Session<'a> {
     /// Run a prefix unless an identical program already ran (`Ok(None)`).
     pub fn attempt(&mut self, prefix: Prefix) -> Result<Option<Attempt>, ExecError> {
         let program = self.build(&prefix);
-        let resources = prefix.all_resources();
-        if let Some((path, why)) = resources.iter().find_map(|r| resource_path_problem(&r.path).map(|why| (&r.path, why))) {
-            // One strange name (from the fragment's text or a run's error)
-            // costs that candidate, never the whole fix.
-            if self.dropped.len() < 8 {
-                self.dropped.push(format!("left out a candidate that needs the file {:?}: {why}", crate::exec::untrusted_cut(path)));
+        let mut resources = prefix.all_resources();
+        // One strange file name (from the fragment's text or a run's error)
+        // costs that file, never the run or the whole fix: the program then
+        // meets the missing file as it would anywhere.
+        resources.retain(|r| match resource_path_problem(&r.path) {
+            None => true,
+            Some(why) => {
+                let note = format!("did not create the file {:?}: {why}", crate::exec::untrusted_cut(&r.path));
+                if self.dropped.len() < 8 && !self.dropped.contains(&note) {
+                    self.dropped.push(note);
+                }
+                false
             }
-            return Ok(None);
-        }
+        });
         let key = format!("{}\u{0}{:?}", program.text, resources);
         if !self.tried.insert(key) || !self.has_budget() {
             return Ok(None);

@@ -1,6 +1,9 @@
 //! Helpers shared by the `exec_*` integration tests (real python3, real bwrap).
 #![allow(dead_code)]
 
+#[path = "../../../tests/support/precondition.rs"]
+pub mod precondition;
+
 use runnable::exec::*;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -44,7 +47,7 @@ pub fn run(pool: &WorkerPool, program: &str) -> RunOutcome {
 pub fn have_bwrap() -> bool {
     let found = which::which("bwrap").is_ok();
     if !found {
-        eprintln!("note: bwrap is not on PATH: skipping the bubblewrap-specific assertions");
+        precondition::skip("bwrap is not on PATH: the bubblewrap-specific assertions");
     }
     found
 }
@@ -83,7 +86,7 @@ pub fn eventually(secs: u64, mut cond: impl FnMut() -> bool) -> bool {
 /// Needs root (a dedicated uid to inspect); says so and passes otherwise.
 pub fn assert_no_sleep_survives(program: &str, stdout: &str) {
     if !is_root() {
-        eprintln!("note: not root: no dedicated uid to inspect");
+        precondition::skip("not root: no dedicated uid to inspect");
         return;
     }
     let pool = pool();
