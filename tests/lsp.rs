@@ -329,7 +329,7 @@ fn make_runnable_inserts_the_prefix_reports_progress_and_hints() {
     let report = s.client.request("workspace/executeCommand", json!({"command": "runnable.showReport", "arguments": [{"uri": u}]})).unwrap();
     let path = support::path_of(report.as_str().unwrap());
     let md = std::fs::read_to_string(&path).unwrap();
-    assert!(md.contains("| `record_line` | str |"), "{md}");
+    assert!(md.contains("- `record_line`: `str`"), "{md}");
     assert!(md.contains("2/2"), "{md}");
     s.client.wait_for("window/showDocument", SHORT, |p| p["uri"] == report).expect("report opened");
 }

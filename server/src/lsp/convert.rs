@@ -376,4 +376,4 @@ pub fn action_data(uri: &Uri, version: i32, range: Range) -> serde_json::Value {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

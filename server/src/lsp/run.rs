@@ -401,6 +401,7 @@ async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: 
         applied: false,
         note: None,
         created: Vec::new(),
+        skipped: Vec::new(),
         installed_now,
     };
     let syntax_error = report.status == crate::report::Status::SyntaxError;

@@ -93,6 +93,9 @@ pub struct LastRun {
     pub applied: bool,
     pub note: Option<String>,
     pub created: Vec<PathBuf>,
+    /// Files the run needed that were not written, and why (a symlink, an
+    /// existing file of the user's).
+    pub skipped: Vec<(PathBuf, String)>,
     pub installed_now: Vec<String>,
 }
 

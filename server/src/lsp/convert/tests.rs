@@ -6,7 +6,7 @@ use crate::coverage::Coverage;
 use crate::report::{ErrorInfo, ResourceFile, Stats, Status};
 use std::collections::BTreeMap;
 
-fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[u32]) -> FixReport {
+pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[u32]) -> FixReport {
     let coverage = Coverage::new(executable.to_vec(), covered.iter().copied().collect());
     FixReport {
         program: String::new(),
