@@ -62,6 +62,9 @@ pub fn start(state: &Arc<State>, req: RunRequest, token: Option<ProgressToken>) 
     }
     let enc = state.encoding();
     let snap = state.snapshot(&req.uri).ok_or_else(|| Error::invalid_params(format!("{} is not open", req.uri.as_str())))?;
+    if snap.too_large() {
+        return Err(failed(super::document::too_large_message(&snap.uri, snap.rope.len_bytes())));
+    }
     if let Some(v) = req.version {
         if v != snap.version {
             return Err(Error::content_modified());
