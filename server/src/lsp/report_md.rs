@@ -65,7 +65,7 @@ pub fn render(last: &LastRun, document: &str) -> String {
     let r: &FixReport = &last.report;
     let mut md = String::new();
     let status = serde_json::to_value(r.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-    let _ = writeln!(md, "# Runnable report: {}\n", code(document));
+    let _ = writeln!(md, "{}: {}\n", super::files::REPORT_HEADING, code(document));
     let _ = writeln!(
         md,
         "Lines {}–{} (version {}). **{}**, coverage **{}/{}** statements ({:.0}%), {} run(s) in {:.2} s.\n",
