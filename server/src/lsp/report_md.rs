@@ -86,7 +86,9 @@ pub fn render(last: &LastRun, document: &str) -> String {
     }
     if let Some(e) = &r.error {
         let line = e.line.map(|l| format!(" at line {}", last.fragment.start + l)).unwrap_or_default();
-        let _ = writeln!(md, "## Stopped\n\n{}{line}\n", code(&format!("{}: {}", e.type_name, e.message)));
+        // Not at the start of a line, where a run of backticks could look
+        // like a fence to a careless renderer.
+        let _ = writeln!(md, "## Stopped\n\nWith {}{line}\n", code(&format!("{}: {}", e.type_name, e.message)));
     }
 
     let imports: Vec<&str> = r.prefix.lines().filter(|l| l.starts_with("import ") || l.starts_with("from ")).collect();
