@@ -128,6 +128,24 @@ fn f6_a_symlinked_resource_never_reaches_its_target() {
 }
 
 #[test]
+fn f6_a_symlinked_resource_folder_is_refused() {
+    if !can_run_fragments("f6_a_symlinked_resource_folder_is_refused") {
+        return;
+    }
+    let _turn = engine_turn();
+    let s = Session::start(json!({}));
+    // `.runnable` itself points outside the workspace.
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), s.root().join(".runnable")).unwrap();
+    let u = s.open("inventory.py", READS_A_FILE);
+    let done = s.make_runnable(&u);
+    assert_ne!(done["status"], "failed", "{done}");
+    let warning = s.shown("not written").expect("the refusal is shown to the user");
+    assert!(warning.contains(".runnable is a symbolic link"), "{warning}");
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "a file was written outside the workspace");
+}
+
+#[test]
 fn f6_with_resource_dir_dot_the_users_file_is_not_overwritten() {
     if !can_run_fragments("f6_with_resource_dir_dot_the_users_file_is_not_overwritten") {
         return;
@@ -272,4 +290,23 @@ fn f14_a_header_block_without_content_length_does_not_swallow_the_next_request()
     assert!(s.client.wait(Duration::from_millis(200), |m| (m["id"] == 4242).then_some(())).is_none());
     let again = s.client.request("textDocument/codeAction", json!({"textDocument": {"uri": u}, "range": range(0, 0, 0, 0), "context": {"diagnostics": []}}));
     assert!(again.is_ok(), "still serving: {again:?}");
+}
+
+#[test]
+fn f6_the_users_file_is_replaced_only_when_they_answer_overwrite() {
+    if !can_run_fragments("f6_the_users_file_is_replaced_only_when_they_answer_overwrite") {
+        return;
+    }
+    let _turn = engine_turn();
+    let s = Session::start(json!({"resourceDir": "."}));
+    s.client.set_message_answer(Some("Overwrite"));
+    let mine = s.root().join("inventory.txt");
+    std::fs::write(&mine, "my own inventory\n").unwrap();
+    let u = s.open("inventory.py", READS_A_FILE);
+    let done = s.make_runnable(&u);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(s.client.messages("window/showMessageRequest").len(), 1, "asked once");
+    let now = std::fs::read_to_string(&mine).unwrap();
+    assert!(now != "my own inventory\n" && !now.is_empty(), "the run's file replaced it: {now:?}");
+    assert!(!mine.symlink_metadata().unwrap().file_type().is_symlink());
 }

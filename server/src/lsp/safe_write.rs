@@ -77,6 +77,9 @@ fn explain(dir: BorrowedFd, name: &OsStr, path: &Path, e: Errno, want_dir: bool)
     }
 }
 
+/// Reading never follows a symlink, and never blocks on a FIFO swapped in
+/// after the check that it is a regular file.
+const READ_FLAGS: OFlags = OFlags::RDONLY.union(OFlags::NOFOLLOW).union(OFlags::NONBLOCK).union(OFlags::CLOEXEC);
 const DIR_FLAGS: OFlags = OFlags::RDONLY.union(OFlags::DIRECTORY).union(OFlags::NOFOLLOW).union(OFlags::CLOEXEC);
 
 /// `name` in `dir` as a folder, never through a symlink; created (with
@@ -140,65 +143,65 @@ impl Folder {
 
     /// The folder holding `rel`'s last name, and that name. None when a
     /// folder on the way is missing and not `create`.
-    fn parent_of<'a>(&self, rel: &'a Path, create: bool) -> Result<Option<(Option<OwnedFd>, &'a OsStr, PathBuf)>, WriteError> {
+    fn parent_of<'a>(&'a self, rel: &'a Path, create: bool) -> Result<Option<Entry<'a>>, WriteError> {
         let mut parts = names(rel)?;
         let name = parts.pop().ok_or_else(|| WriteError::BadPath(rel.to_path_buf()))?;
         let mut path = self.path.clone();
-        let mut fd: Option<OwnedFd> = None;
+        let mut sub: Option<OwnedFd> = None;
         for part in parts {
             path.push(part);
-            let dir = fd.as_ref().map_or(self.fd.as_fd(), |f| f.as_fd());
+            let dir = sub.as_ref().map_or(self.fd.as_fd(), |f| f.as_fd());
             match open_dir(dir, part, &path, create, 0o755)? {
-                Some(next) => fd = Some(next),
+                Some(next) => sub = Some(next),
                 None => return Ok(None),
             }
         }
-        Ok(Some((fd, name, path.join(name))))
+        Ok(Some(Entry { folder: self, sub, name, path: path.join(name) }))
     }
 
     /// What is at `rel` now, compared with `wanted`.
     pub fn probe(&self, rel: &Path, wanted: &[u8]) -> Result<Existing, WriteError> {
-        let (fd, name, path) = match self.parent_of(rel, false) {
-            Ok(Some(found)) => found,
+        let entry = match self.parent_of(rel, false) {
+            Ok(Some(entry)) => entry,
             Ok(None) => return Ok(Existing::Absent),
             Err(WriteError::Symlink(_)) => return Ok(Existing::Symlink),
             Err(WriteError::NotAFolder(_)) => return Ok(Existing::NotAFile),
             Err(e) => return Err(e),
         };
-        let dir = fd.as_ref().map_or(self.fd.as_fd(), |f| f.as_fd());
+        let (dir, name, path) = (entry.dir(), entry.name, &entry.path);
         let kind = match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW) {
             Ok(st) => FileType::from_raw_mode(st.st_mode),
             Err(Errno::NOENT) => return Ok(Existing::Absent),
-            Err(e) => return Err(io(&path, e)),
+            Err(e) => return Err(io(path, e)),
         };
         match kind {
             FileType::Symlink => return Ok(Existing::Symlink),
             FileType::RegularFile => {}
             _ => return Ok(Existing::NotAFile),
         }
-        let file = openat(dir, name, OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC, Mode::empty()).map_err(|e| io(&path, e))?;
+        let file = openat(dir, name, READ_FLAGS, Mode::empty()).map_err(|e| io(path, e))?;
         // One byte more than wanted tells a longer file apart.
         let mut have = Vec::with_capacity(wanted.len() + 1);
-        std::fs::File::from(file).take(wanted.len() as u64 + 1).read_to_end(&mut have).map_err(|e| io(&path, e))?;
+        std::fs::File::from(file).take(wanted.len() as u64 + 1).read_to_end(&mut have).map_err(|e| io(path, e))?;
         Ok(if have == wanted { Existing::Same } else { Existing::Differs })
     }
 
     /// The first `n` bytes of the regular file at `rel` (never through a symlink).
     pub fn read_head(&self, rel: &Path, n: usize) -> Result<Vec<u8>, WriteError> {
-        let (fd, name, path) = self.parent_of(rel, false)?.ok_or_else(|| io(&self.path.join(rel), Errno::NOENT))?;
-        let dir = fd.as_ref().map_or(self.fd.as_fd(), |f| f.as_fd());
-        let file = openat(dir, name, OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC, Mode::empty())
-            .map_err(|e| explain(dir, name, &path, e, false))?;
+        let entry = self.parent_of(rel, false)?.ok_or_else(|| io(&self.path.join(rel), Errno::NOENT))?;
+        let (dir, name, path) = (entry.dir(), entry.name, &entry.path);
+        let file = openat(dir, name, READ_FLAGS, Mode::empty())
+            .map_err(|e| explain(dir, name, path, e, false))?;
         let mut head = Vec::new();
-        std::fs::File::from(file).take(n as u64).read_to_end(&mut head).map_err(|e| io(&path, e))?;
+        std::fs::File::from(file).take(n as u64).read_to_end(&mut head).map_err(|e| io(path, e))?;
         Ok(head)
     }
 
     /// Create `rel` with `bytes`; fails if anything is there (a symlink
     /// included). Folders on the way are created. Returns the file's path.
     pub fn create_new(&self, rel: &Path, bytes: &[u8]) -> Result<PathBuf, WriteError> {
-        let (fd, name, path) = self.parent_of(rel, true)?.ok_or_else(|| WriteError::BadPath(rel.to_path_buf()))?;
-        let dir = fd.as_ref().map_or(self.fd.as_fd(), |f| f.as_fd());
+        let entry = self.parent_of(rel, true)?.ok_or_else(|| WriteError::BadPath(rel.to_path_buf()))?;
+        let (dir, name, path) = (entry.dir(), entry.name, entry.path.clone());
         create_in(dir, name, &path, bytes).map_err(|e| match e {
             WriteError::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists => match explain(dir, name, &path, Errno::EXIST, false) {
                 e @ (WriteError::Symlink(_) | WriteError::NotAFile(_)) => e,
@@ -212,8 +215,8 @@ impl Folder {
     /// Write `rel` with `bytes`, replacing a regular file that is there
     /// (never a symlink or anything else): a fresh file renamed over it.
     pub fn replace(&self, rel: &Path, bytes: &[u8]) -> Result<PathBuf, WriteError> {
-        let (fd, name, path) = self.parent_of(rel, true)?.ok_or_else(|| WriteError::BadPath(rel.to_path_buf()))?;
-        let dir = fd.as_ref().map_or(self.fd.as_fd(), |f| f.as_fd());
+        let entry = self.parent_of(rel, true)?.ok_or_else(|| WriteError::BadPath(rel.to_path_buf()))?;
+        let (dir, name, path) = (entry.dir(), entry.name, entry.path.clone());
         match statat(dir, name, AtFlags::SYMLINK_NOFOLLOW).map(|st| FileType::from_raw_mode(st.st_mode)) {
             Ok(FileType::RegularFile) | Err(Errno::NOENT) => {}
             Ok(FileType::Symlink) => return Err(WriteError::Symlink(path)),
@@ -230,6 +233,20 @@ impl Folder {
             return Err(io(&path, e));
         }
         Ok(path)
+    }
+}
+
+/// A name in a folder (or in a subfolder of it, opened on the way).
+struct Entry<'a> {
+    folder: &'a Folder,
+    sub: Option<OwnedFd>,
+    name: &'a OsStr,
+    path: PathBuf,
+}
+
+impl Entry<'_> {
+    fn dir(&self) -> BorrowedFd<'_> {
+        self.sub.as_ref().map_or(self.folder.fd.as_fd(), |f| f.as_fd())
     }
 }
 

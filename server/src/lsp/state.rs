@@ -31,7 +31,6 @@ pub struct ClientCaps {
     pub encoding: Encoding,
     pub work_done_progress: bool,
     pub document_changes: bool,
-    pub create_files: bool,
     pub show_document: bool,
     pub inlay_hint_refresh: bool,
 }
