@@ -124,13 +124,14 @@ impl Folder {
         Ok(folder)
     }
 
-    /// Folder `name` in `base` that only this user can use (created mode
-    /// 0700): for a shared place such as the temp dir.
+    /// Folder `<name>-<uid>` in `base` that only this user can use (created
+    /// mode 0700): for a shared place such as the temp dir, where another
+    /// user could have made a folder of that name first.
     pub fn open_private(base: &Path, name: &str) -> Result<Folder, WriteError> {
-        let folder = Folder::open_with(base, Path::new(name), true, 0o700)?;
-        let st = rustix::fs::fstat(&folder.fd).map_err(|e| io(&folder.path, e))?;
         // SAFETY: geteuid has no preconditions.
         let me = unsafe { libc::geteuid() };
+        let folder = Folder::open_with(base, Path::new(&format!("{name}-{me}")), true, 0o700)?;
+        let st = rustix::fs::fstat(&folder.fd).map_err(|e| io(&folder.path, e))?;
         if st.st_uid != me || st.st_mode & 0o077 != 0 {
             return Err(WriteError::NotPrivate(folder.path));
         }
@@ -370,9 +371,12 @@ mod tests {
     fn a_private_folder_must_be_ours_alone() {
         let (tmp, _, _) = setup();
         let f = Folder::open_private(tmp.path(), "reports").unwrap();
-        assert!(f.path().ends_with("reports"));
-        std::fs::create_dir(tmp.path().join("shared")).unwrap();
-        std::fs::set_permissions(tmp.path().join("shared"), std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
+        let name = f.path().file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with("reports-"), "{name}");
+        let uid = name.strip_prefix("reports-").unwrap();
+        let shared = tmp.path().join(format!("shared-{uid}"));
+        std::fs::create_dir(&shared).unwrap();
+        std::fs::set_permissions(&shared, std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
         assert!(matches!(Folder::open_private(tmp.path(), "shared"), Err(WriteError::NotPrivate(_))));
     }
 }
