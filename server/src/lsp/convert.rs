@@ -171,66 +171,45 @@ pub fn values_label(values: &[(String, String)]) -> String {
 /// What applying a result takes.
 #[derive(Debug, Default)]
 pub struct ResultEdit {
+    /// The edit of the document alone. Files never go through it: an editor
+    /// creates them with whatever care it has (following a symlink planted
+    /// at the path, say), so the server writes them itself (`safe_write`).
     pub edit: WorkspaceEdit,
-    /// Files the server writes itself (binary content, or a client that
-    /// cannot create files through an edit).
-    pub write: Vec<(PathBuf, Vec<u8>)>,
-    /// The runnable copy to open (wrapped fragments).
-    pub show: Option<Uri>,
-    /// Every file created, for the report.
-    pub created: Vec<PathBuf>,
-    /// The folder that must exist first.
-    pub folder: Option<PathBuf>,
+    /// The files to write (resources, the runnable copy), relative to the
+    /// resource folder, with their bytes.
+    pub files: Vec<(PathBuf, Vec<u8>)>,
+    /// The document's folder and `resourceDir` (relative to it), when the
+    /// document is a file and there are files to write.
+    pub folder: Option<(PathBuf, PathBuf)>,
+    /// The runnable copy to open (wrapped fragments), as one of `files`.
+    pub show: Option<PathBuf>,
     pub note: Option<String>,
 }
 
 /// How the result of a run becomes edits: the prefix inserted above the
 /// fragment and the driver after it (one edit of the document, checked
-/// against the version that ran), plus the resource files in
+/// against the version that ran), plus the resource files for
 /// `<folder>/<resourceDir>/`. A wrapped fragment is not re-indented: a
-/// runnable copy is created there instead.
+/// runnable copy goes there instead.
 pub struct EditOptions<'a> {
     pub resource_dir: &'a str,
     pub document_changes: bool,
-    pub create_files: bool,
     pub encoding: Encoding,
 }
 
 // `WorkspaceEdit::changes` is keyed by `Uri`, which clippy suspects of interior mutability.
 #[allow(clippy::mutable_key_type)]
 pub fn result_edit(snap: &Snapshot, fragment: Fragment, report: &FixReport, opts: &EditOptions) -> ResultEdit {
-    let EditOptions { resource_dir, document_changes, create_files, encoding } = *opts;
+    let EditOptions { resource_dir, document_changes, encoding } = *opts;
     let mut out = ResultEdit::default();
-    let dir = snap.folder().map(|f| f.join(resource_dir));
+    let base = snap.folder();
     let has_resources = !report.resources.is_empty();
-    if has_resources && dir.is_none() {
+    if has_resources && base.is_none() {
         out.note = Some("the document is not a file, so the resource files were not created".into());
     }
-    let mut ops: Vec<DocumentChangeOperation> = Vec::new();
-    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
-    let mut new_file = |path: PathBuf, bytes: Vec<u8>, out: &mut ResultEdit| -> Option<Uri> {
-        out.created.push(path.clone());
-        let (uri, text) = match (Uri::from_file_path(&path), String::from_utf8(bytes.clone())) {
-            (Some(uri), Ok(text)) if document_changes && create_files => (uri, text),
-            _ => {
-                out.write.push((path, bytes));
-                return None;
-            }
-        };
-        ops.push(DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
-            uri: uri.clone(),
-            options: Some(CreateFileOptions { overwrite: Some(true), ignore_if_exists: None }),
-            annotation_id: None,
-        })));
-        ops.push(DocumentChangeOperation::Edit(TextDocumentEdit {
-            text_document: OptionalVersionedTextDocumentIdentifier { uri: uri.clone(), version: None },
-            edits: vec![OneOf::Left(TextEdit { range: Range::default(), new_text: text })],
-        }));
-        Some(uri)
-    };
-    if let Some(dir) = &dir {
+    if let Some(base) = &base {
         if has_resources || report.wrapped {
-            out.folder = Some(dir.clone());
+            out.folder = Some((base.clone(), PathBuf::from(resource_dir)));
         }
         for r in &report.resources {
             let bytes = match r.encoding {
@@ -240,45 +219,40 @@ pub fn result_edit(snap: &Snapshot, fragment: Fragment, report: &FixReport, opts
                 }
                 _ => r.content.clone().into_bytes(),
             };
-            new_file(dir.join(&r.path), bytes, &mut out);
+            out.files.push((PathBuf::from(&r.path), bytes));
         }
     }
+    let mut edit = WorkspaceEdit::default();
     if report.wrapped {
         // The runnable copy, next to its resources.
         let stem = snap.path().and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned())).unwrap_or_else(|| "fragment".into());
-        if let Some(dir) = &dir {
+        if base.is_some() {
             let mut text = String::new();
             if has_resources {
                 text.push_str("import os  # runnable: the files this program reads are next to it\n");
                 text.push_str("os.chdir(os.path.dirname(os.path.abspath(__file__)))\n");
             }
             text.push_str(&report.program);
-            let path = dir.join(format!("{stem}.runnable.py"));
-            out.show = new_file(path.clone(), text.into_bytes(), &mut out).or_else(|| Uri::from_file_path(&path));
+            let copy = PathBuf::from(format!("{stem}.runnable.py"));
+            out.files.push((copy.clone(), text.into_bytes()));
+            out.show = Some(copy);
         } else {
             out.note = Some("the fragment had to be wrapped in a function, and the document is not a file: nowhere to put the runnable copy".into());
         }
     } else {
-        let edits = in_place_edits(snap, fragment, report, resource_dir, has_resources && dir.is_some(), encoding);
+        let edits = in_place_edits(snap, fragment, report, resource_dir, has_resources && base.is_some(), encoding);
         if !edits.is_empty() {
             if document_changes {
-                ops.insert(
-                    0,
-                    DocumentChangeOperation::Edit(TextDocumentEdit {
-                        text_document: OptionalVersionedTextDocumentIdentifier { uri: snap.uri.clone(), version: Some(snap.version) },
-                        edits: edits.into_iter().map(OneOf::Left).collect(),
-                    }),
-                );
+                edit.document_changes = Some(DocumentChanges::Operations(vec![DocumentChangeOperation::Edit(TextDocumentEdit {
+                    text_document: OptionalVersionedTextDocumentIdentifier { uri: snap.uri.clone(), version: Some(snap.version) },
+                    edits: edits.into_iter().map(OneOf::Left).collect(),
+                })]));
             } else {
-                changes.insert(snap.uri.clone(), edits);
+                edit.changes = Some(HashMap::from([(snap.uri.clone(), edits)]));
             }
         }
     }
-    out.edit = if document_changes {
-        WorkspaceEdit { document_changes: (!ops.is_empty()).then_some(DocumentChanges::Operations(ops)), ..Default::default() }
-    } else {
-        WorkspaceEdit { changes: (!changes.is_empty()).then_some(changes), ..Default::default() }
-    };
+    out.edit = edit;
     out
 }
 
@@ -376,4 +350,4 @@ pub fn action_data(uri: &Uri, version: i32, range: Range) -> serde_json::Value {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -10,6 +10,23 @@ use std::path::PathBuf;
 use tower_lsp_server::lsp_types::{TextDocumentContentChangeEvent, Uri};
 use tower_lsp_server::UriExt;
 
+/// Larger documents are kept in sync (the rope) but never analysed: no
+/// syntax tree, no diagnostics, no "Make this runnable". A tree-sitter tree
+/// and the per-statement analyses of a 20 MB file took gigabytes, and no
+/// fragment worth making runnable is that large.
+pub const MAX_ANALYSED_BYTES: usize = 2 * 1024 * 1024;
+
+/// Whether a text of `bytes` is too large to analyse.
+pub fn too_large(bytes: usize) -> bool {
+    bytes > MAX_ANALYSED_BYTES
+}
+
+/// The log line for a document that is too large to analyse.
+pub fn too_large_message(uri: &Uri, bytes: usize) -> String {
+    let mb = |b: usize| b as f64 / (1024.0 * 1024.0);
+    format!("{} is too large to analyse ({:.1} MB > {:.0} MB): Runnable skips it", uri.as_str(), mb(bytes), mb(MAX_ANALYSED_BYTES))
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Language {
     Python,
@@ -79,6 +96,10 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    pub fn too_large(&self) -> bool {
+        too_large(self.rope.len_bytes())
+    }
+
     /// The Python syntax tree of the whole text, when the document is Python.
     pub fn python_tree(&self) -> Option<&tree_sitter::Tree> {
         self.tree.as_ref().filter(|_| self.language == Language::Python)
@@ -105,8 +126,12 @@ pub fn file_path(uri: &Uri) -> Option<PathBuf> {
 impl Document {
     pub fn new(uri: Uri, language: Language, version: i32, text: &str) -> Document {
         let rope = Rope::from_str(text);
-        let tree = (language == Language::Python).then(|| syntax::parse_rope(&rope, None)).flatten();
+        let tree = (language == Language::Python && !too_large(rope.len_bytes())).then(|| syntax::parse_rope(&rope, None)).flatten();
         Document { uri, language, version, rope, tree, hints: Anchors::default(), errors: Anchors::default() }
+    }
+
+    pub fn too_large(&self) -> bool {
+        too_large(self.rope.len_bytes())
     }
 
     pub fn snapshot(&self) -> Snapshot {
@@ -117,15 +142,21 @@ impl Document {
     /// clamped (a notification cannot be answered with an error).
     /// The syntax tree gets a `Tree::edit` per ranged change and one
     /// re-parse with the edited tree at the end (from scratch after a full
-    /// replacement).
+    /// replacement). A document above `MAX_ANALYSED_BYTES` keeps no tree; one
+    /// that shrinks below it is parsed from scratch.
     pub fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>, version: i32, enc: Encoding) {
         let python = self.language == Language::Python;
         for change in changes {
+            // Lines are compared only when a run left something on them
+            // (copying the lines of a huge change costs as much as the text).
+            let anchored = !self.hints.is_empty() || !self.errors.is_empty();
             match change.range {
                 None => {
                     let new = Rope::from_str(&change.text);
-                    self.hints.replaced(&self.rope, &new);
-                    self.errors.replaced(&self.rope, &new);
+                    if anchored {
+                        self.hints.replaced(&self.rope, &new);
+                        self.errors.replaced(&self.rope, &new);
+                    }
                     self.rope = new;
                     self.tree = None;
                 }
@@ -134,12 +165,15 @@ impl Document {
                     let end = position::to_char_clamped(&self.rope, range.end, enc).max(start);
                     let first = self.rope.char_to_line(start);
                     let last = self.rope.char_to_line(end);
-                    let old: Vec<String> = (first..=last).map(|l| position::line_text(&self.rope, l)).collect();
+                    let old: Vec<String> = if anchored { (first..=last).map(|l| position::line_text(&self.rope, l)).collect() } else { Vec::new() };
                     if let Some(tree) = self.tree.as_mut() {
                         tree.edit(&position::input_edit(&self.rope, start, end, &change.text));
                     }
                     self.rope.remove(start..end);
                     self.rope.insert(start, &change.text);
+                    if !anchored {
+                        continue;
+                    }
                     let added = change.text.matches('\n').count();
                     let new: Vec<String> = (first..=first + added).map(|l| position::line_text(&self.rope, l)).collect();
                     let (head, tail) = unchanged_ends(&old, &new);
@@ -149,9 +183,7 @@ impl Document {
                 }
             }
         }
-        if python {
-            self.tree = syntax::parse_rope(&self.rope, self.tree.as_ref());
-        }
+        self.tree = if python && !self.too_large() { syntax::parse_rope(&self.rope, self.tree.as_ref()) } else { None };
         self.hints.verify(&self.rope);
         self.errors.verify(&self.rope);
         self.version = version;
@@ -298,6 +330,28 @@ mod tests {
         assert_eq!(d.tree.as_ref().unwrap().root_node().to_sexp(), syntax::parse_text("a = 1\n").unwrap().root_node().to_sexp());
         let md = Document::new("file:///t/a.md".parse().unwrap(), Language::Markdown, 1, "# x\n");
         assert!(md.tree.is_none(), "Markdown keeps no Python tree");
+    }
+
+    #[test]
+    fn a_document_above_the_limit_keeps_its_text_but_no_tree() {
+        let line = "x = 1\n";
+        let big = line.repeat(MAX_ANALYSED_BYTES / line.len() + 10);
+        let mut d = doc(&big);
+        assert!(d.too_large() && d.tree.is_none());
+        assert!(too_large_message(&d.uri, d.rope.len_bytes()).contains("too large to analyse (2.0 MB > 2 MB): Runnable skips it"));
+        // Edits keep the rope in sync, still without a tree.
+        d.apply(vec![change(0, 0, 0, 1, "y")], 2, Encoding::Utf16);
+        assert!(d.rope.line(0).to_string().starts_with("y = 1") && d.tree.is_none());
+        // Shrinking below the limit parses again, from scratch.
+        let lines = d.rope.len_lines() as u32;
+        d.apply(vec![change(1, 0, lines, 0, "print(y)\n")], 3, Encoding::Utf16);
+        assert_eq!(d.rope.to_string(), "y = 1\nprint(y)\n");
+        assert!(!d.too_large());
+        let tree = d.tree.as_ref().expect("parsed again");
+        assert_eq!(tree.root_node().to_sexp(), syntax::parse_text("y = 1\nprint(y)\n").unwrap().root_node().to_sexp());
+        // Growing past it again drops the tree.
+        d.apply(vec![TextDocumentContentChangeEvent { range: None, range_length: None, text: big }], 4, Encoding::Utf16);
+        assert!(d.too_large() && d.tree.is_none());
     }
 
     #[test]

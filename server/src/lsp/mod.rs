@@ -12,6 +12,9 @@
 //! * `diagnostics`, `chunks`, `publish`: static findings (re-analysing only
 //!   the statements an edit touched), published per version.
 //! * `run`: one "Make this runnable" run, progress, cancellation, result.
+//! * `files` (pure), `safe_write`: which of a run's files to write, and
+//!   writing every file the server writes: never through a symlink, never
+//!   outside `resourceDir`, never over a file unless the user says so.
 //! * `config`: settings and the names shared with the editors.
 //! * `transport`: keeps malformed input from stopping the server.
 
@@ -21,12 +24,14 @@ pub mod config;
 pub mod convert;
 pub mod diagnostics;
 pub mod document;
+pub mod files;
 pub mod handlers;
 pub mod position;
 pub mod publish;
 pub mod regions;
 pub mod report_md;
 pub mod run;
+pub mod safe_write;
 pub mod state;
 pub mod syntax;
 pub mod transport;

@@ -1,15 +1,16 @@
 //! Publishing diagnostics: static findings of every Python region plus the
 //! runtime error of the last run, computed on a snapshot off the message
-//! loop and dropped when the document moved on meanwhile.
+//! loop and dropped when the document moved on meanwhile. A document too
+//! large to analyse gets an empty list at once.
 
 use super::convert;
 use super::chunks;
-use super::document::Snapshot;
+use super::document::{self, Snapshot};
 use super::regions;
 use super::state::{lock, EnvStatus, State};
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use tower_lsp_server::lsp_types::{Diagnostic, Uri};
+use tower_lsp_server::lsp_types::{Diagnostic, MessageType, Uri};
 
 /// Recompute and publish the diagnostics of `uri` (spawned; returns at once).
 pub fn schedule(state: &Arc<State>, uri: &Uri) {
@@ -19,6 +20,13 @@ pub fn schedule(state: &Arc<State>, uri: &Uri) {
         (doc.snapshot(), doc.errors.clone())
     };
     let state = state.clone();
+    if snapshot.too_large() {
+        lock(&state.analyses).remove(uri);
+        tokio::spawn(async move {
+            state.client.publish_diagnostics(snapshot.uri, Vec::new(), Some(snapshot.version)).await;
+        });
+        return;
+    }
     tokio::spawn(async move {
         let enc = state.encoding();
         let compute_state = state.clone();
@@ -35,6 +43,24 @@ pub fn schedule(state: &Arc<State>, uri: &Uri) {
             state.client.publish_diagnostics(snapshot.uri.clone(), diags, Some(snapshot.version)).await;
         }
     });
+}
+
+/// A line in the server's log and the client's (`window/logMessage`; spawned).
+pub fn log(state: &Arc<State>, kind: MessageType, message: String) {
+    if kind == MessageType::WARNING {
+        tracing::warn!("{message}");
+    } else {
+        tracing::info!("{message}");
+    }
+    let state = state.clone();
+    tokio::spawn(async move {
+        state.client.log_message(kind, format!("Runnable: {message}")).await;
+    });
+}
+
+/// Say that `uri` is too large to analyse.
+pub fn log_too_large(state: &Arc<State>, uri: &Uri, bytes: usize) {
+    log(state, MessageType::WARNING, document::too_large_message(uri, bytes));
 }
 
 /// Re-publish every open document (the environment became known, settings changed).

@@ -9,14 +9,18 @@
 //! to the executor, whose watchdog kills the program running in the sandbox
 //! within milliseconds of a cancel); then, only if the document is still at
 //! the version that ran, pins hints and the runtime error to its lines and
-//! sends one `workspace/applyEdit`; finally `runnable/runFinished`.
+//! writes the files the run needs into `resourceDir` (`safe_write`; asking
+//! before replacing a file that differs) and sends one `workspace/applyEdit`
+//! for the document; finally `runnable/runFinished`.
 
 use super::config::{InstallPolicy, RUN_FINISHED};
-use super::convert::{self, EditOptions};
+use super::convert::{self, EditOptions, ResultEdit};
+use super::files::{self, Action};
 use super::document::Snapshot;
 use super::position;
 use super::publish;
 use super::regions::{self, Fragment};
+use super::safe_write::Folder;
 use super::state::{lock, Cancel, LastRun, Loaded, RunHandle, State};
 use crate::fix::FixOptions;
 use crate::report::FixReport;
@@ -26,6 +30,7 @@ use crate::synth::session::Context;
 use crate::synth::Proposer;
 use serde::Deserialize;
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -62,6 +67,9 @@ pub fn start(state: &Arc<State>, req: RunRequest, token: Option<ProgressToken>) 
     }
     let enc = state.encoding();
     let snap = state.snapshot(&req.uri).ok_or_else(|| Error::invalid_params(format!("{} is not open", req.uri.as_str())))?;
+    if snap.too_large() {
+        return Err(failed(super::document::too_large_message(&snap.uri, snap.rope.len_bytes())));
+    }
     if let Some(v) = req.version {
         if v != snap.version {
             return Err(Error::content_modified());
@@ -401,6 +409,7 @@ async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: 
         applied: false,
         note: None,
         created: Vec::new(),
+        skipped: Vec::new(),
         installed_now,
     };
     let syntax_error = report.status == crate::report::Status::SyntaxError;
@@ -408,7 +417,7 @@ async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: 
         snap,
         fragment,
         &report,
-        &EditOptions { resource_dir, document_changes: caps.document_changes, create_files: caps.create_files, encoding: caps.encoding },
+        &EditOptions { resource_dir, document_changes: caps.document_changes, encoding: caps.encoding },
     );
     // Pin the results to the lines of the version that ran, if it is still current.
     let current = {
@@ -427,12 +436,15 @@ async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: 
         last.note = Some("the document changed during the run; the result was not applied".into());
         state.client.show_message(MessageType::WARNING, "Runnable: the document changed during the run; result not applied").await;
     } else if !syntax_error {
-        let written = write_files(&edit);
-        if let Err(e) = written {
-            last.note = Some(e.clone());
-            state.client.show_message(MessageType::WARNING, format!("Runnable: {e}")).await;
+        let written = write_files(state, &edit).await;
+        if !written.skipped.is_empty() {
+            state.client.show_message(MessageType::WARNING, files::skipped_message(&written.skipped)).await;
         }
-        last.created = edit.created.clone();
+        // The runnable copy is opened only if it is the run's.
+        let show = edit.show.as_ref().zip(edit.folder.as_ref()).map(|(copy, (base, dir))| base.join(dir).join(copy));
+        let show = show.filter(|p| written.created.contains(p)).and_then(|p| convert::file_uri(&p));
+        last.created = written.created;
+        last.skipped = written.skipped;
         if let Some(n) = &edit.note {
             last.note = Some(n.clone());
         }
@@ -455,7 +467,7 @@ async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: 
         };
         last.applied = applied;
         if applied && caps.show_document {
-            if let Some(uri) = edit.show.clone() {
+            if let Some(uri) = show {
                 let _ = state.client.show_document(ShowDocumentParams { uri, external: Some(false), take_focus: Some(true), selection: None }).await;
             }
         }
@@ -466,26 +478,74 @@ async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: 
     refresh_inlay_hints(state);
 }
 
-/// Files the server writes itself, and the folder the edit creates files in.
-fn write_files(edit: &convert::ResultEdit) -> Result<(), String> {
-    if let Some(dir) = &edit.folder {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    for (path, bytes) in &edit.write {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+/// What writing a run's files did.
+#[derive(Debug, Default)]
+struct Written {
+    /// Files that now hold the run's bytes (created, replaced, or already so).
+    created: Vec<PathBuf>,
+    /// Files not written, and why.
+    skipped: Vec<(PathBuf, String)>,
+}
+
+/// Write the run's files into the resource folder, never through a symlink
+/// and never over a file that differs unless the user says so.
+async fn write_files(state: &Arc<State>, edit: &ResultEdit) -> Written {
+    let mut out = Written::default();
+    let Some((base, dir)) = edit.folder.as_ref().filter(|_| !edit.files.is_empty()) else { return out };
+    let folder = match Folder::open(base, dir, true) {
+        Ok(folder) => folder,
+        Err(e) => {
+            out.skipped = edit.files.iter().map(|(rel, _)| (base.join(dir).join(rel), e.to_string())).collect();
+            return out;
         }
-        std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    // Subfolders of resources created through the edit.
-    if let Some(dir) = &edit.folder {
-        for path in &edit.created {
-            if let Some(parent) = path.parent().filter(|p| p.starts_with(dir)) {
-                let _ = std::fs::create_dir_all(parent);
+    };
+    let mut differ = Vec::new();
+    for (rel, bytes) in &edit.files {
+        let path = folder.path().join(rel);
+        let action = folder.probe(rel, bytes).map(files::decide).unwrap_or_else(|e| Action::Refuse(e.to_string()));
+        let result = match action {
+            Action::Create => folder.create_new(rel, bytes).map(Some),
+            Action::Replace => folder.replace(rel, bytes).map(Some),
+            Action::Unchanged => Ok(Some(path.clone())),
+            Action::AskToReplace => {
+                differ.push((rel, bytes, path.clone()));
+                Ok(None)
             }
+            Action::Refuse(why) => {
+                out.skipped.push((path.clone(), why));
+                Ok(None)
+            }
+        };
+        match result {
+            Ok(Some(written)) => out.created.push(written),
+            Ok(None) => {}
+            Err(e) => out.skipped.push((path, e.to_string())),
         }
     }
-    Ok(())
+    if differ.is_empty() {
+        return out;
+    }
+    let paths: Vec<PathBuf> = differ.iter().map(|(_, _, p)| p.clone()).collect();
+    let overwrite = ask_overwrite(state, files::ask_message(&paths, folder.path())).await;
+    for (rel, bytes, path) in differ {
+        if !overwrite {
+            out.skipped.push((path, files::KEPT.into()));
+            continue;
+        }
+        match folder.replace(rel, bytes) {
+            Ok(written) => out.created.push(written),
+            Err(e) => out.skipped.push((path, e.to_string())),
+        }
+    }
+    out
+}
+
+/// Ask whether to overwrite files; anything but "Overwrite" keeps them.
+async fn ask_overwrite(state: &Arc<State>, message: String) -> bool {
+    let item = |title: &str| MessageActionItem { title: title.into(), properties: Default::default() };
+    let ask = state.client.show_message_request(MessageType::WARNING, message, Some(vec![item(files::OVERWRITE), item(files::KEEP)]));
+    // A client that never answers keeps the user's files.
+    matches!(tokio::time::timeout(Duration::from_secs(600), ask).await, Ok(Ok(Some(answer))) if answer.title == files::OVERWRITE)
 }
 
 /// Ask the client to re-request inlay hints (spawned, never awaited by a handler).

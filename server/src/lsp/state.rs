@@ -31,7 +31,6 @@ pub struct ClientCaps {
     pub encoding: Encoding,
     pub work_done_progress: bool,
     pub document_changes: bool,
-    pub create_files: bool,
     pub show_document: bool,
     pub inlay_hint_refresh: bool,
 }
@@ -93,6 +92,9 @@ pub struct LastRun {
     pub applied: bool,
     pub note: Option<String>,
     pub created: Vec<PathBuf>,
+    /// Files the run needed that were not written, and why (a symlink, an
+    /// existing file of the user's).
+    pub skipped: Vec<(PathBuf, String)>,
     pub installed_now: Vec<String>,
 }
 

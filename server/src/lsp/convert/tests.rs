@@ -6,7 +6,7 @@ use crate::coverage::Coverage;
 use crate::report::{ErrorInfo, ResourceFile, Stats, Status};
 use std::collections::BTreeMap;
 
-fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[u32]) -> FixReport {
+pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[u32]) -> FixReport {
     let coverage = Coverage::new(executable.to_vec(), covered.iter().copied().collect());
     FixReport {
         program: String::new(),
@@ -44,7 +44,7 @@ fn snap(name: &str, language: Language, text: &str) -> Snapshot {
 }
 
 fn opts(encoding: Encoding) -> EditOptions<'static> {
-    EditOptions { resource_dir: ".runnable", document_changes: true, create_files: true, encoding }
+    EditOptions { resource_dir: ".runnable", document_changes: true, encoding }
 }
 
 /// The edits of the document itself, as (range, text).
@@ -77,7 +77,7 @@ fn prefix_above_and_driver_below_as_one_versioned_edit() {
     );
     let Some(DocumentChanges::Operations(ops)) = &out.edit.document_changes else { panic!() };
     assert_eq!(ops.len(), 1, "one TextDocumentEdit: undone as one");
-    assert!(out.created.is_empty() && out.show.is_none());
+    assert!(out.files.is_empty() && out.show.is_none() && out.folder.is_none());
 }
 
 #[test]
@@ -116,21 +116,16 @@ fn resources_are_created_in_the_resource_dir_and_the_prefix_changes_directory() 
         edits[0].1,
         "import os  # runnable: the files this code reads are in .runnable/\nos.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), \".runnable\"))\n\n"
     );
+    // Files never go through the edit (an editor would follow a symlink at
+    // the path): the server writes them into the resource folder itself.
     let Some(DocumentChanges::Operations(ops)) = &out.edit.document_changes else { panic!() };
-    let created: Vec<String> = ops
-        .iter()
-        .filter_map(|op| match op {
-            DocumentChangeOperation::Op(ResourceOp::Create(c)) => Some(c.uri.as_str().to_string()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(created, vec!["file:///work/.runnable/in.txt"]);
-    // The binary file is written by the server, not through the edit.
-    assert_eq!(out.write.len(), 1);
-    assert_eq!(out.write[0].0, PathBuf::from("/work/.runnable/img/p.png"));
-    assert_eq!(&out.write[0].1[..4], b"\x89PNG");
-    assert_eq!(out.created.len(), 2);
-    assert_eq!(out.folder, Some(PathBuf::from("/work/.runnable")));
+    assert_eq!(ops.len(), 1, "only the document's edit: {ops:?}");
+    assert!(ops.iter().all(|op| !matches!(op, DocumentChangeOperation::Op(_))));
+    let names: Vec<&Path> = out.files.iter().map(|(p, _)| p.as_path()).collect();
+    assert_eq!(names, vec![Path::new("in.txt"), Path::new("img/p.png")]);
+    assert_eq!(out.files[0].1, b"a\nb\n");
+    assert_eq!(&out.files[1].1[..4], b"\x89PNG");
+    assert_eq!(out.folder, Some((PathBuf::from("/work"), PathBuf::from(".runnable"))));
 }
 
 #[test]
@@ -138,10 +133,10 @@ fn without_document_changes_the_edit_uses_changes_and_files_are_written() {
     let s = snap("inv.py", Language::Python, "print(open('in.txt').read())\n");
     let mut r = report("", "", &[1], &[1]);
     r.resources = vec![ResourceFile { path: "in.txt".into(), content: "a\n".into(), encoding: "utf-8" }];
-    let out = result_edit(&s, Fragment { start: 0, end: 0 }, &r, &EditOptions { document_changes: false, create_files: false, ..opts(Encoding::Utf16) });
+    let out = result_edit(&s, Fragment { start: 0, end: 0 }, &r, &EditOptions { document_changes: false, ..opts(Encoding::Utf16) });
     assert!(out.edit.document_changes.is_none());
     assert_eq!(out.edit.changes.as_ref().unwrap().len(), 1);
-    assert_eq!(out.write.len(), 1);
+    assert_eq!(out.files.len(), 1);
 }
 
 #[test]
@@ -161,16 +156,10 @@ fn a_wrapped_fragment_becomes_a_runnable_copy_instead() {
     r.program = "self = X()\n\ndef __runnable_fragment():\n    first = self.items[0]\n    return first\n\n__runnable_fragment()\n".into();
     let out = result_edit(&s, Fragment { start: 0, end: 1 }, &r, &opts(Encoding::Utf16));
     assert!(doc_edits(&out.edit).is_empty(), "the user's code is not re-indented");
-    assert_eq!(out.show.as_ref().map(|u| u.as_str()), Some("file:///work/.runnable/body.runnable.py"));
-    let Some(DocumentChanges::Operations(ops)) = &out.edit.document_changes else { panic!() };
-    let content = ops.iter().find_map(|op| match op {
-        DocumentChangeOperation::Edit(te) => match &te.edits[0] {
-            OneOf::Left(t) => Some(t.new_text.clone()),
-            _ => None,
-        },
-        _ => None,
-    });
-    assert_eq!(content.as_deref(), Some(r.program.as_str()));
+    assert_eq!(out.show.as_deref(), Some(Path::new("body.runnable.py")));
+    assert!(out.edit.document_changes.is_none(), "nothing to edit: the copy is written by the server");
+    assert_eq!(out.folder, Some((PathBuf::from("/work"), PathBuf::from(".runnable"))));
+    assert_eq!(out.files, vec![(PathBuf::from("body.runnable.py"), r.program.clone().into_bytes())]);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! `textDocument/codeAction`: quick fixes for diagnostics that carry one,
 //! and "Make this runnable" for the selection (or the enclosing top-level
 //! statement, or the Markdown fence). Instant: the action carries
-//! `data = {uri, version, range}` and no edit; nothing runs here.
+//! `data = {uri, version, range}` and no edit; nothing runs here. A document
+//! too large to analyse gets no actions.
 
 use crate::lsp::config::{ACTION_KIND, ACTION_TITLE};
 use crate::lsp::convert;
@@ -23,6 +24,9 @@ pub fn handle(state: &Arc<State>, params: CodeActionParams) -> Result<Option<Cod
     let Some(snap) = state.snapshot(&params.text_document.uri) else {
         return Ok(None);
     };
+    if snap.too_large() {
+        return Ok(Some(Vec::new()));
+    }
     position::check_range(&snap.rope, params.range, enc).map_err(|e| Error::invalid_params(e.to_string()))?;
     let only = params.context.only.as_deref();
     let mut out = Vec::new();

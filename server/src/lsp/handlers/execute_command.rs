@@ -3,10 +3,13 @@
 
 use crate::lsp::config::{CMD_CANCEL, CMD_MAKE_RUNNABLE, CMD_SHOW_REPORT};
 use crate::lsp::document::file_path;
+use crate::lsp::files::{self, Action};
 use crate::lsp::report_md;
+use crate::lsp::safe_write::{Existing, Folder};
 use crate::lsp::run::{self, RunRequest};
 use crate::lsp::state::{lock, State};
 use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::lsp_types::*;
@@ -38,20 +41,29 @@ fn uri_arg(arg: Option<&Value>) -> Result<Option<Uri>> {
 
 /// Write the Markdown report of the last run (of `uri`, else of any
 /// document) next to its resources and open it. Returns the report's URI.
+/// Like every file the server writes, never through a symlink (`safe_write`);
+/// an earlier report is replaced, another file of that name is not.
 fn show_report(state: &Arc<State>, uri: Option<Uri>) -> Result<Option<Value>> {
     let uri = uri.or_else(|| lock(&state.last_uri).clone()).ok_or_else(|| run::failed("no run yet"))?;
     let last = lock(&state.last).get(&uri).cloned().ok_or_else(|| run::failed("this document has not been run yet"))?;
     let resource_dir = state.settings().resource_dir;
     let doc_path = file_path(&uri);
     let name = doc_path.as_ref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "fragment".into());
-    let dir = match doc_path.as_ref().and_then(|p| p.parent()) {
-        Some(folder) => folder.join(&resource_dir),
-        None => std::env::temp_dir().join("runnable-reports"),
+    let folder = match doc_path.as_ref().and_then(|p| p.parent()) {
+        Some(folder) => Folder::open(folder, Path::new(&resource_dir), true),
+        // Not a file: a folder of this user's own in the shared temp dir.
+        None => Folder::open_private(&std::env::temp_dir(), "runnable-reports"),
     };
-    let path = dir.join(format!("{name}.report.md"));
-    std::fs::create_dir_all(&dir)
-        .and_then(|_| std::fs::write(&path, report_md::render(&last, &name)))
-        .map_err(|e| run::failed(format!("cannot write {}: {e}", path.display())))?;
+    let path = folder
+        .map_err(|e| e.to_string())
+        .and_then(|folder| write_report(&folder, Path::new(&format!("{name}.report.md")), report_md::render(&last, &name).as_bytes()))
+        .map_err(|e| {
+            let message = format!("Runnable: the report was not written: {e}");
+            let client = state.client.clone();
+            let shown = message.clone();
+            tokio::spawn(async move { client.show_message(MessageType::WARNING, shown).await });
+            run::failed(message)
+        })?;
     let report_uri = crate::lsp::convert::file_uri(&path).ok_or_else(|| run::failed("the report path is not absolute"))?;
     if state.caps().show_document {
         let state = state.clone();
@@ -61,4 +73,49 @@ fn show_report(state: &Arc<State>, uri: Option<Uri>) -> Result<Option<Value>> {
         });
     }
     Ok(Some(json!(report_uri)))
+}
+
+/// The report at `rel` in `folder`: created, or replacing an earlier report.
+fn write_report(folder: &Folder, rel: &Path, text: &[u8]) -> std::result::Result<PathBuf, String> {
+    let path = folder.path().join(rel);
+    let existing = folder.probe(rel, text).map_err(|e| e.to_string())?;
+    let head = match existing {
+        Existing::Differs => folder.read_head(rel, files::REPORT_HEADING.len()).map_err(|e| e.to_string())?,
+        _ => Vec::new(),
+    };
+    match files::decide_report(existing, &head) {
+        Action::Create => folder.create_new(rel, text).map_err(|e| e.to_string()),
+        Action::Replace => folder.replace(rel, text).map_err(|e| e.to_string()),
+        Action::Unchanged => Ok(path),
+        Action::AskToReplace => Err(format!("{} exists", path.display())),
+        Action::Refuse(why) => Err(format!("{}: {why}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_report_replaces_only_an_earlier_report_and_never_follows_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let ws = tmp.path().join("ws");
+        std::fs::create_dir_all(ws.join(".runnable")).unwrap();
+        let victim = tmp.path().join("victim.txt");
+        std::fs::write(&victim, "precious").unwrap();
+        std::os::unix::fs::symlink(&victim, ws.join(".runnable/a.py.report.md")).unwrap();
+        let folder = Folder::open(&ws, Path::new(".runnable"), true).unwrap();
+        let err = write_report(&folder, Path::new("a.py.report.md"), b"# Runnable report: x\n").unwrap_err();
+        assert!(err.contains("symbolic link"), "{err}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        // A file of the user's with the report's name is kept.
+        std::fs::write(ws.join(".runnable/b.py.report.md"), "my notes").unwrap();
+        let err = write_report(&folder, Path::new("b.py.report.md"), b"# Runnable report: b\n").unwrap_err();
+        assert!(err.contains("not a Runnable report"), "{err}");
+        assert_eq!(std::fs::read_to_string(ws.join(".runnable/b.py.report.md")).unwrap(), "my notes");
+        // New, then an earlier report replaced.
+        let path = write_report(&folder, Path::new("c.py.report.md"), b"# Runnable report: 1\n").unwrap();
+        write_report(&folder, Path::new("c.py.report.md"), b"# Runnable report: 2\n").unwrap();
+        assert_eq!(std::fs::read_to_string(path).unwrap(), "# Runnable report: 2\n");
+    }
 }

@@ -17,7 +17,6 @@ pub fn handle(state: &Arc<State>, params: InitializeParams) -> Result<Initialize
         encoding,
         work_done_progress: c.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false),
         document_changes: edit.and_then(|e| e.document_changes).unwrap_or(false),
-        create_files: edit.and_then(|e| e.resource_operations.as_ref()).is_some_and(|ops| ops.contains(&ResourceOperationKind::Create)),
         show_document: c.window.as_ref().and_then(|w| w.show_document.as_ref()).is_some_and(|s| s.support),
         inlay_hint_refresh: c.workspace.as_ref().and_then(|w| w.inlay_hint.as_ref()).and_then(|i| i.refresh_support).unwrap_or(false),
     };

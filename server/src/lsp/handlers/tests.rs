@@ -112,6 +112,22 @@ async fn commands_validate_their_arguments() {
 }
 
 #[tokio::test]
+async fn a_document_too_large_to_analyse_gets_no_actions_and_no_run() {
+    let big = "x = np.zeros(3)\n".repeat(crate::lsp::document::MAX_ANALYSED_BYTES / 16 + 1);
+    let (state, uri) = state_with(&big, "python");
+    assert!(actions(&state, &uri, range(0, 0, 0, 0), None).unwrap().is_empty());
+    let run = execute_command::handle(
+        &state,
+        ExecuteCommandParams {
+            command: "runnable.makeRunnable".into(),
+            arguments: vec![json!({"uri": uri, "range": range(0, 0, 0, 0)})],
+            work_done_progress_params: Default::default(),
+        },
+    );
+    assert!(run.unwrap_err().message.contains("too large to analyse"));
+}
+
+#[tokio::test]
 async fn markdown_actions_only_inside_python_fences() {
     let (state, uri) = state_with("text\n```python\nprint(x)\n```\n", "markdown");
     assert!(actions(&state, &uri, range(0, 0, 0, 0), None).unwrap().is_empty());
