@@ -2,7 +2,7 @@
 
 use crate::analysis::SyntaxIssue;
 use crate::coverage::Coverage;
-use crate::exec::{Containment, Resource, RunStatus};
+use crate::exec::{Containment, Denial, Resource, RunStatus};
 use crate::synth::prefix::NameInfo;
 use base64::Engine as _;
 use serde::Serialize;
@@ -152,6 +152,10 @@ pub struct FixReport {
     pub optional: Vec<OptionalReport>,
     pub wrapped: bool,
     pub containment: Option<Containment>,
+    /// What a sandbox layer denied the reported run (network, a write to the
+    /// read-only file system, a path outside the sandbox), read from its
+    /// exception; empty when nothing was.
+    pub denied: Vec<Denial>,
     pub stdout: String,
     pub stderr: String,
 }

@@ -139,6 +139,8 @@ pub(crate) struct SandboxPlan {
     /// under a tmpfs (`/tmp` or `hidden`).
     interp_binds: Vec<PathBuf>,
     note: Option<String>,
+    /// `ExecConfig::network`: keep the host's network namespace.
+    network: bool,
 }
 
 impl SandboxPlan {
@@ -202,7 +204,7 @@ impl SandboxPlan {
             }
             n
         });
-        Ok(SandboxPlan { interp, bwrap, setpriv, root, caps, hidden, interp_binds, note })
+        Ok(SandboxPlan { interp, bwrap, setpriv, root, caps, hidden, interp_binds, note, network: cfg.network })
     }
 
     pub fn uses_bwrap(&self) -> bool {
@@ -216,7 +218,8 @@ impl SandboxPlan {
             // SAFETY: getuid has no preconditions.
             Some(unsafe { libc::getuid() })
         };
-        Containment { bubblewrap: self.bwrap.is_some(), unprivileged_uid: uid, note: self.note.clone() }
+        let network = self.network || self.bwrap.is_none();
+        Containment { bubblewrap: self.bwrap.is_some(), unprivileged_uid: uid, network, note: self.note.clone() }
     }
 
     /// The command that starts one worker. `uid` is the dedicated uid when
@@ -249,8 +252,11 @@ impl SandboxPlan {
             // (who owns the tmpfs in its user namespace) could fill it.
             m.raw(&["--remount-ro", "/tmp"]);
             argv.extend(m.args);
+            // The one escalation: network for a re-run the user allowed.
+            if !self.network {
+                argv.push("--unshare-net".into());
+            }
             for a in [
-                "--unshare-net",
                 "--unshare-pid",
                 "--unshare-ipc",
                 "--unshare-uts",

@@ -103,6 +103,10 @@ pub struct Containment {
     /// The (non-root) uid programs run as: the first worker's dedicated uid
     /// when we run as root (each worker has its own), else our own uid.
     pub unprivileged_uid: Option<u32>,
+    /// Whether programs could reach the network: allowed for this run
+    /// (`FixOptions::allow_network`), or bubblewrap's network namespace is
+    /// not there to stop them.
+    pub network: bool,
     /// Plain-language note when protection is reduced.
     pub note: Option<String>,
 }
