@@ -4,7 +4,9 @@
 
 use crate::analysis::{self, Analysis, Wrap};
 use crate::env::{self, EnvError, EnvManager, Environment, LegacyPlan, Toolchain};
-use crate::exec::{denials, Denial, ExceptionInfo, ExecConfig, ExecError, Executor, Layers, Limits, RunStatus, SandboxMode, WorkerPool};
+use crate::exec::{
+    denials, Containment, Denial, ExceptionInfo, ExecConfig, ExecError, Executor, Layers, Limits, RunOutcome, RunRequest, RunStatus, SandboxMode, WorkerPool,
+};
 use crate::knowledge;
 use crate::program;
 use crate::report::{ErrorInfo, FixReport, LegacyReport, OptionalReport, ResourceFile, Stats, Status, Variant};
@@ -15,6 +17,7 @@ use crate::synth::Proposer;
 use crate::coverage::Coverage;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -201,7 +204,7 @@ impl Engine {
             }
             legacy = Some(report);
         }
-        let Searched { environment, pool, result, .. } = chosen;
+        let Searched { environment, pool, result, denied, .. } = chosen;
         let packages = match &legacy {
             Some(l) if l.used => pinned_packages(&environment, &l.versions),
             _ => environment.installed.clone(),
@@ -209,7 +212,6 @@ impl Engine {
         let best = &result.best;
         let exception = best.outcome.exception.as_ref();
         let containment = pool.containment();
-        let denied = run_denials(best.outcome.exception.iter().chain(&best.outcome.caught), &Layers::of(&containment, own_uid()));
         Ok(FixReport {
             program: best.program.text.clone(),
             prefix: best.program.prefix.clone(),
@@ -263,9 +265,13 @@ impl Engine {
     fn search_in(&self, environment: Environment, fragment: &str, analysis: &Analysis, budget: Duration, opts: &FixOptions, progress: &dyn Progress) -> Result<Searched, FixError> {
         let pool = self.pool(&environment.python, opts.allow_network)?;
         let ctx = Context { fragment, analysis, stdlib: &self.stdlib };
-        let mut session = Session::new(ctx, pool.as_ref(), budget, opts.max_runs);
+        let noting = Noting::new(pool.as_ref());
+        let mut session = Session::new(ctx, &noting, budget, opts.max_runs);
         let result = search::search(&mut session, &Deterministic, progress)?;
-        Ok(Searched { executions: session.executions, library_errors: std::mem::take(&mut session.library_errors), environment, pool, result })
+        let (executions, library_errors) = (session.executions, std::mem::take(&mut session.library_errors));
+        drop(session);
+        let denied = noting.denied.into_inner().unwrap_or_else(|e| e.into_inner());
+        Ok(Searched { executions, library_errors, environment, pool, result, denied })
     }
 
     /// The optional dependency to add, when a library asked for one in any
@@ -307,21 +313,53 @@ struct Searched {
     executions: usize,
     /// Errors raised inside library code in any of its runs.
     library_errors: Vec<ExceptionInfo>,
+    /// What the sandbox denied in any of its runs.
+    denied: Vec<Denial>,
 }
 
-/// What the sandbox denied the reported run: read from the exception it
-/// ended with and the one it caught (a `try` around a failed fetch), one
-/// denial per kind of thing.
-fn run_denials<'a>(exceptions: impl Iterator<Item = &'a ExceptionInfo>, layers: &Layers) -> Vec<Denial> {
-    let mut out: Vec<Denial> = Vec::new();
-    for e in exceptions {
-        for d in denials::read(e, layers) {
-            if !out.iter().any(|o| o.what == d.what) {
-                out.push(d);
+/// The pool, noting what the sandbox denied in every run: the best attempt
+/// may hide it (an offline stand-in for `urlopen` replaces the fetch that
+/// failed), yet the user should know, and may want the real network.
+struct Noting<'a> {
+    pool: &'a WorkerPool,
+    layers: Layers,
+    /// One denial per kind of thing, the first seen.
+    denied: Mutex<Vec<Denial>>,
+}
+
+impl<'a> Noting<'a> {
+    fn new(pool: &'a WorkerPool) -> Self {
+        Noting { pool, layers: Layers::of(&pool.containment(), own_uid()), denied: Mutex::new(Vec::new()) }
+    }
+
+    fn note(&self, outcome: &RunOutcome) {
+        let mut denied = self.denied.lock().unwrap_or_else(|e| e.into_inner());
+        for e in outcome.exception.iter().chain(&outcome.caught) {
+            for d in denials::read(e, &self.layers) {
+                if !denied.iter().any(|o| o.what == d.what) {
+                    denied.push(d);
+                }
             }
         }
     }
-    out
+}
+
+impl Executor for Noting<'_> {
+    fn run(&self, req: &RunRequest) -> Result<RunOutcome, ExecError> {
+        let outcome = self.pool.run(req)?;
+        self.note(&outcome);
+        Ok(outcome)
+    }
+
+    fn run_cancellable(&self, req: &RunRequest, cancel: &AtomicBool) -> Result<RunOutcome, ExecError> {
+        let outcome = self.pool.run_cancellable(req, cancel)?;
+        self.note(&outcome);
+        Ok(outcome)
+    }
+
+    fn containment(&self) -> Containment {
+        self.pool.containment()
+    }
 }
 
 fn own_uid() -> u32 {

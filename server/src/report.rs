@@ -152,9 +152,9 @@ pub struct FixReport {
     pub optional: Vec<OptionalReport>,
     pub wrapped: bool,
     pub containment: Option<Containment>,
-    /// What a sandbox layer denied the reported run (network, a write to the
-    /// read-only file system, a path outside the sandbox), read from its
-    /// exception; empty when nothing was.
+    /// What a sandbox layer denied the fragment in any run of the search
+    /// (network, a write to the read-only file system, a path outside the
+    /// sandbox), read from the runs' exceptions; empty when nothing was.
     pub denied: Vec<Denial>,
     pub stdout: String,
     pub stderr: String,
