@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod canary;
+
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};

@@ -12,6 +12,8 @@
 //! * `diagnostics`, `chunks`, `publish`: static findings (re-analysing only
 //!   the statements an edit touched), published per version.
 //! * `run`: one "Make this runnable" run, progress, cancellation, result.
+//! * `policy`: approval (`runPolicy`) and escalation (network for one
+//!   re-run) decided without I/O; `run` asks and acts.
 //! * `config`: settings and the names shared with the editors.
 //! * `transport`: keeps malformed input from stopping the server.
 
@@ -22,6 +24,7 @@ pub mod convert;
 pub mod diagnostics;
 pub mod document;
 pub mod handlers;
+pub mod policy;
 pub mod position;
 pub mod publish;
 pub mod regions;

@@ -66,6 +66,13 @@ pub fn render(last: &LastRun, document: &str) -> String {
     }
     if let Some(c) = &r.containment {
         let _ = writeln!(md, "- sandbox: bubblewrap {}{}", if c.bubblewrap { "yes" } else { "no" }, c.note.as_ref().map(|n| format!(" ({n})")).unwrap_or_default());
+        if c.bubblewrap && c.network {
+            let _ = writeln!(md, "- network: allowed for this run");
+        }
+    }
+    for d in &r.denied {
+        // The detail is the program's own exception text: a code span keeps it inert.
+        let _ = writeln!(md, "- denied by the sandbox: {} ({}): `{}`", d.what, d.layer, d.detail.replace('`', "'").replace('\n', " "));
     }
     md.push('\n');
 
