@@ -346,7 +346,7 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     if let Some(denial) = policy::network_denial(&report).cloned() {
         let allow = tokio::select! {
             yes = ask_network(state, &denial) => yes,
-            _ = handle.cancel.cancelled() => { release(state, &snap.uri, handle.id); return Ok(None) }
+            _ = handle.cancel.cancelled() => { end_slot(state, snap, handle, install); return Ok(None) }
         };
         if allow {
             progress.report("re-running with network access".into()).await;
