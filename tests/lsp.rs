@@ -48,6 +48,10 @@ impl Session {
         if options.get("cacheDir").is_none() {
             options["cacheDir"] = json!(shared_cache());
         }
+        // These tests are about running; approval has its own (tests/policy_lsp.rs).
+        if options.get("runPolicy").is_none() {
+            options["runPolicy"] = json!("always");
+        }
         client.initialize(options, utf8);
         Session { client, _dir: dir, _cache: None }
     }

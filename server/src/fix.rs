@@ -4,7 +4,9 @@
 
 use crate::analysis::{self, Analysis, Wrap};
 use crate::env::{self, EnvError, EnvManager, Environment, LegacyPlan, Toolchain};
-use crate::exec::{ExceptionInfo, ExecConfig, ExecError, Executor, Limits, RunStatus, SandboxMode, WorkerPool};
+use crate::exec::{
+    denials, Containment, Denial, ExceptionInfo, ExecConfig, ExecError, Executor, Layers, Limits, RunOutcome, RunRequest, RunStatus, SandboxMode, WorkerPool,
+};
 use crate::knowledge;
 use crate::program;
 use crate::report::{ErrorInfo, FixReport, LegacyReport, OptionalReport, ResourceFile, Stats, Status, Variant};
@@ -15,6 +17,7 @@ use crate::synth::Proposer;
 use crate::coverage::Coverage;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -51,11 +54,14 @@ pub struct FixOptions {
     pub install: bool,
     pub budget: Duration,
     pub max_runs: usize,
+    /// Let programs reach the network (a re-run the user allowed after a
+    /// network denial); off by default: the sandbox has its own namespace.
+    pub allow_network: bool,
 }
 
 impl Default for FixOptions {
     fn default() -> Self {
-        FixOptions { lines: None, install: false, budget: Duration::from_secs(20), max_runs: 100 }
+        FixOptions { lines: None, install: false, budget: Duration::from_secs(20), max_runs: 100, allow_network: false }
     }
 }
 
@@ -64,7 +70,9 @@ pub struct Engine {
     toolchain: Toolchain,
     envs: EnvManager,
     stdlib: BTreeSet<String>,
-    pools: Mutex<HashMap<PathBuf, Arc<WorkerPool>>>,
+    /// Warm pools per (interpreter, network allowed): a pool whose workers
+    /// share the host's network never serves a normal run.
+    pools: Mutex<HashMap<(PathBuf, bool), Arc<WorkerPool>>>,
     opts: EngineOptions,
 }
 
@@ -80,9 +88,10 @@ impl Engine {
         &self.toolchain
     }
 
-    fn pool(&self, python: &PathBuf) -> Result<Arc<WorkerPool>, FixError> {
+    fn pool(&self, python: &PathBuf, network: bool) -> Result<Arc<WorkerPool>, FixError> {
         let mut pools = self.pools.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(p) = pools.get(python) {
+        let key = (python.clone(), network);
+        if let Some(p) = pools.get(&key) {
             return Ok(p.clone());
         }
         let pool = Arc::new(WorkerPool::new(ExecConfig {
@@ -91,12 +100,15 @@ impl Engine {
             sandbox: self.opts.sandbox,
             warm: self.opts.warm,
             max_workers: self.opts.max_workers,
+            network,
         })?);
-        pools.insert(python.clone(), pool.clone());
+        pools.insert(key, pool.clone());
         Ok(pool)
     }
 
     pub fn fix(&self, source: &str, opts: &FixOptions, progress: &dyn Progress) -> Result<FixReport, FixError> {
+        // Network is allowed for one run: its pool does not outlive it.
+        let _forget = opts.allow_network.then_some(ForgetNetworkPools(&self.pools));
         let started = Instant::now();
         let fragment = select_lines(source, opts.lines)?;
         let mut analysis = analysis::analyze(&fragment);
@@ -116,7 +128,7 @@ impl Engine {
         modules.extend(proposer.initial(&ctx).imported_modules());
         let plan = env::plan_imports(&modules, &self.stdlib);
         let environment = self.envs.prepare(&plan.distributions, opts.install)?;
-        let mut chosen = self.search_in(environment, &fragment, &analysis, opts.budget, opts.max_runs, progress)?;
+        let mut chosen = self.search_in(environment, &fragment, &analysis, opts.budget, opts, progress)?;
         let mut executions = chosen.executions;
         let mut distributions = plan.distributions.clone();
         // A later search: what is left of the budget, and at least a third of it.
@@ -139,7 +151,7 @@ impl Engine {
             with.insert(dep.distribution);
             match self.envs.prepare(&with, true) {
                 Ok(fuller) if fuller.missing.is_empty() => {
-                    let searched = self.search_in(fuller, &fragment, &analysis, later_budget(), opts.max_runs, progress)?;
+                    let searched = self.search_in(fuller, &fragment, &analysis, later_budget(), opts, progress)?;
                     executions += searched.executions;
                     if searched.result.best.score() > chosen.result.best.score() {
                         report.used = true;
@@ -173,7 +185,7 @@ impl Engine {
             match self.envs.prepare_constrained(&distributions, &legacy_plan.constraints, true) {
                 Ok(older) if older.missing.is_empty() => {
                     let versions = env::installed_versions(&older.venv);
-                    let searched = self.search_in(older, &fragment, &analysis, later_budget(), opts.max_runs, progress)?;
+                    let searched = self.search_in(older, &fragment, &analysis, later_budget(), opts, progress)?;
                     executions += searched.executions;
                     report.versions = legacy_plan
                         .constraints
@@ -192,13 +204,14 @@ impl Engine {
             }
             legacy = Some(report);
         }
-        let Searched { environment, pool, result, dropped, .. } = chosen;
+        let Searched { environment, pool, result, dropped, denied, .. } = chosen;
         let packages = match &legacy {
             Some(l) if l.used => pinned_packages(&environment, &l.versions),
             _ => environment.installed.clone(),
         };
         let best = &result.best;
         let exception = best.outcome.exception.as_ref();
+        let containment = pool.containment();
         Ok(FixReport {
             program: best.program.text.clone(),
             prefix: best.program.prefix.clone(),
@@ -240,21 +253,27 @@ impl Engine {
             legacy,
             optional,
             wrapped: best.program.wrapped,
-            containment: Some(pool.containment()),
+            containment: Some(containment),
+            denied,
             notes: dropped,
             stdout: best.outcome.stdout.clone(),
             stderr: best.outcome.stderr.clone(),
         })
     }
 
-    /// Run the search in `environment` with `budget` and at most `max_runs` runs.
-    fn search_in(&self, environment: Environment, fragment: &str, analysis: &Analysis, budget: Duration, max_runs: usize, progress: &dyn Progress) -> Result<Searched, FixError> {
-        let pool = self.pool(&environment.python)?;
+    /// Run the search in `environment` with `budget`, at most `opts.max_runs`
+    /// runs, in the pool that has the network only if `opts.allow_network`.
+    fn search_in(&self, environment: Environment, fragment: &str, analysis: &Analysis, budget: Duration, opts: &FixOptions, progress: &dyn Progress) -> Result<Searched, FixError> {
+        let pool = self.pool(&environment.python, opts.allow_network)?;
         let ctx = Context { fragment, analysis, stdlib: &self.stdlib };
-        let mut session = Session::new(ctx, pool.as_ref(), budget, max_runs);
+        let noting = Noting::new(pool.as_ref());
+        let mut session = Session::new(ctx, &noting, budget, opts.max_runs);
         let result = search::search(&mut session, &Deterministic, progress)?;
+        let (executions, library_errors) = (session.executions, std::mem::take(&mut session.library_errors));
         let dropped = std::mem::take(&mut session.dropped);
-        Ok(Searched { executions: session.executions, library_errors: std::mem::take(&mut session.library_errors), environment, pool, result, dropped })
+        drop(session);
+        let denied = noting.denied.into_inner().unwrap_or_else(|e| e.into_inner());
+        Ok(Searched { executions, library_errors, environment, pool, result, denied, dropped })
     }
 
     /// The optional dependency to add, when a library asked for one in any
@@ -278,6 +297,16 @@ impl Engine {
     }
 }
 
+/// Drops the pools that share the host's network (their workers die when
+/// the last run using them ends), so no warm worker keeps the network.
+struct ForgetNetworkPools<'a>(&'a Mutex<HashMap<(PathBuf, bool), Arc<WorkerPool>>>);
+
+impl Drop for ForgetNetworkPools<'_> {
+    fn drop(&mut self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).retain(|(_, network), _| !*network);
+    }
+}
+
 /// One search and the environment it ran in.
 struct Searched {
     environment: Environment,
@@ -288,6 +317,58 @@ struct Searched {
     library_errors: Vec<ExceptionInfo>,
     /// Candidates the session left out, in words.
     dropped: Vec<String>,
+    /// What the sandbox denied in any of its runs.
+    denied: Vec<Denial>,
+}
+
+/// The pool, noting what the sandbox denied in every run: the best attempt
+/// may hide it (an offline stand-in for `urlopen` replaces the fetch that
+/// failed), yet the user should know, and may want the real network.
+struct Noting<'a> {
+    pool: &'a WorkerPool,
+    layers: Layers,
+    /// One denial per kind of thing, the first seen.
+    denied: Mutex<Vec<Denial>>,
+}
+
+impl<'a> Noting<'a> {
+    fn new(pool: &'a WorkerPool) -> Self {
+        Noting { pool, layers: Layers::of(&pool.containment(), own_uid()), denied: Mutex::new(Vec::new()) }
+    }
+
+    fn note(&self, outcome: &RunOutcome) {
+        let mut denied = self.denied.lock().unwrap_or_else(|e| e.into_inner());
+        for e in outcome.exception.iter().chain(&outcome.caught) {
+            for d in denials::read(e, &self.layers) {
+                if !denied.iter().any(|o| o.what == d.what) {
+                    denied.push(d);
+                }
+            }
+        }
+    }
+}
+
+impl Executor for Noting<'_> {
+    fn run(&self, req: &RunRequest) -> Result<RunOutcome, ExecError> {
+        let outcome = self.pool.run(req)?;
+        self.note(&outcome);
+        Ok(outcome)
+    }
+
+    fn run_cancellable(&self, req: &RunRequest, cancel: &AtomicBool) -> Result<RunOutcome, ExecError> {
+        let outcome = self.pool.run_cancellable(req, cancel)?;
+        self.note(&outcome);
+        Ok(outcome)
+    }
+
+    fn containment(&self) -> Containment {
+        self.pool.containment()
+    }
+}
+
+fn own_uid() -> u32 {
+    // SAFETY: getuid has no preconditions.
+    unsafe { libc::getuid() }
 }
 
 /// Why an environment lacks a distribution it was asked to install.
@@ -366,6 +447,7 @@ fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchai
         wrapped: program.wrapped,
         containment: None,
         notes: Vec::new(),
+        denied: Vec::new(),
         stdout: String::new(),
         stderr: String::new(),
     }

@@ -1,6 +1,7 @@
 //! The terminal rendering of a `fix` result: what was added, then the
 //! fragment with each line marked, then one summary line.
 
+use crate::exec::Denial;
 use crate::report::{FixReport, LegacyReport, OptionalReport};
 
 pub fn render(fragment: &str, r: &FixReport) -> String {
@@ -55,6 +56,16 @@ pub fn render(fragment: &str, r: &FixReport) -> String {
     if let Some(note) = r.containment.as_ref().and_then(|c| c.note.as_ref()) {
         out.push_str(&format!("warning: {note}\n"));
     }
+    for d in &r.denied {
+        out.push_str(&denial_line(d));
+        if d.what == crate::exec::denials::NETWORK {
+            out.push_str(" (run again with --allow-network to allow it for one run)");
+        }
+        out.push('\n');
+    }
+    if r.containment.as_ref().is_some_and(|c| c.bubblewrap && c.network) {
+        out.push_str("network: allowed for this run (--allow-network)\n");
+    }
     let status = serde_json::to_value(r.status).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
     out.push_str(&format!(
         "{status}: {}/{} statements ran ({:.0}%), {} runs in {:.2}s\n",
@@ -65,6 +76,11 @@ pub fn render(fragment: &str, r: &FixReport) -> String {
         r.stats.seconds
     ));
     out
+}
+
+/// One line on what a sandbox layer denied the run.
+pub fn denial_line(d: &Denial) -> String {
+    format!("denied by the sandbox: {} ({}): {}", d.what, d.layer, d.detail)
 }
 
 /// One line on an optional dependency a library asked for.

@@ -39,6 +39,11 @@ enum Command {
         /// Print one JSON object instead of the human report.
         #[arg(long)]
         json: bool,
+        /// Let the program reach the network (the sandbox shares the host's
+        /// network namespace for this run; `containment.network` says so).
+        /// Use it after a report says the sandbox denied network access.
+        #[arg(long)]
+        allow_network: bool,
         #[command(flatten)]
         common: Common,
     },
@@ -119,10 +124,11 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Fix { file, lines, json, common } => {
+        Command::Fix { file, lines, json, allow_network, common } => {
             let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let engine = engine(&common, true, 1)?;
-            let report = engine.fix(&source, &fix_options(&common, lines), &NoProgress)?;
+            let options = FixOptions { allow_network, ..fix_options(&common, lines) };
+            let report = engine.fix(&source, &options, &NoProgress)?;
             if json {
                 println!("{}", serde_json::to_string(&report)?);
             } else {

@@ -2,7 +2,7 @@
 
 use crate::analysis::SyntaxIssue;
 use crate::coverage::Coverage;
-use crate::exec::{Containment, Resource, RunStatus};
+use crate::exec::{Containment, Denial, Resource, RunStatus};
 use crate::synth::prefix::NameInfo;
 use base64::Engine as _;
 use serde::Serialize;
@@ -155,6 +155,10 @@ pub struct FixReport {
     /// What the engine left out and why (a candidate whose file cannot be
     /// created, ...), in words.
     pub notes: Vec<String>,
+    /// What a sandbox layer denied the fragment in any run of the search
+    /// (network, a write to the read-only file system, a path outside the
+    /// sandbox), read from the runs' exceptions; empty when nothing was.
+    pub denied: Vec<Denial>,
     pub stdout: String,
     pub stderr: String,
 }

@@ -20,7 +20,7 @@ RUNNABLE_E2E_FILE="$TMP/work/string_from_methods.py" \
 RUNNABLE_E2E_FIXTURE="$REPO/tests/fixtures/string_from_methods.py" \
 RUNNABLE_E2E_CACHE="$TMP/runnable-cache" \
   timeout 300 "$NVIM" --headless --clean -i NONE \
-  --cmd "lua vim.g.runnable = { settings = { cacheDir = vim.env.RUNNABLE_E2E_CACHE } }" \
+  --cmd "lua vim.g.runnable = { settings = { cacheDir = vim.env.RUNNABLE_E2E_CACHE, runPolicy = 'always' } }" \
   --cmd "set rtp^=$REPO/editors/nvim" \
   -c "luafile $REPO/tests/editors/nvim.e2e.lua" </dev/null 2>"$TMP/stderr" && rc=0 || rc=$?
 # What Neovim echoed (progress, notifications), after the TAP lines.

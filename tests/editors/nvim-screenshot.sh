@@ -21,8 +21,8 @@ cp tests/fixtures/string_from_methods.py "$TMP/work/"
 tmux -S "$SOCK" -f /dev/null new-session -d -s shot -x "$COLS" -y "$ROWS" -c "$TMP/work" \
   env TERM=tmux-256color COLORTERM=truecolor PATH="$BIN_DIR:$PATH" \
   XDG_CONFIG_HOME="$TMP/config" XDG_STATE_HOME="$TMP/state" XDG_DATA_HOME="$TMP/data" \
-  RUNNABLE_SHOT_DONE="$TMP/done" \
-  "$NVIM" --clean -i NONE --cmd "set rtp^=$REPO/editors/nvim" \
+  RUNNABLE_SHOT_DONE="$TMP/done" RUNNABLE_RUN_POLICY=always \
+  "$NVIM" --clean -i NONE --cmd "lua vim.g.runnable = { settings = { runPolicy = vim.env.RUNNABLE_RUN_POLICY } }" --cmd "set rtp^=$REPO/editors/nvim" \
   -c "luafile $REPO/tests/editors/nvim-screenshot.lua" string_from_methods.py
 for _ in $(seq 1 600); do
   [ -f "$TMP/done" ] && break

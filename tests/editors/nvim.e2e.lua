@@ -4,7 +4,8 @@
 -- `:'<,'>Runnable fix` on its fragment and checks the edit, the inlay hints,
 -- that vim.g.runnable's settings reach the server (cacheDir), the report,
 -- `:Runnable hints off`, the configuration's validation, the code action
--- through vim.lsp.buf.code_action, and `:checkhealth runnable`. Prints one `ok`/`not ok` line per check (TAP) and
+-- through vim.lsp.buf.code_action, the run question of runPolicy 'ask' (through
+-- vim.ui.select), and `:checkhealth runnable`. Prints one `ok`/`not ok` line per check (TAP) and
 -- exits non-zero on any failure.
 --
 -- Run by tests/editors/nvim-e2e.sh; FILE is the copy to open.
@@ -76,6 +77,11 @@ check('vim.g.runnable is validated', function()
   vim.g.runnable = { settings = { installPolicy = 'sometimes' } }
   local ok, err = pcall(config.get)
   assert(not ok and tostring(err):find('installPolicy'), 'a bad installPolicy passes: ' .. tostring(err))
+  vim.g.runnable = { settings = { runPolicy = 'sometimes' } }
+  ok, err = pcall(config.get)
+  assert(not ok and tostring(err):find('runPolicy'), 'a bad runPolicy passes: ' .. tostring(err))
+  vim.g.runnable = { settings = { runPolicy = 'never' } }
+  assert(config.server_settings(config.get()).runPolicy == 'never')
   vim.g.runnable = { settings = { colour = 1 } }
   ok, err = pcall(config.get)
   assert(not ok and tostring(err):find('colour'), 'an unknown key passes: ' .. tostring(err))
@@ -186,6 +192,42 @@ if ran then
       return table.concat(lines(b), '\n'):find('record_line = ', 1, true) ~= nil
     end, 50), 'no prefix:\n' .. table.concat(lines(b), '\n'))
     vim.api.nvim_set_current_buf(bufnr)
+  end)
+end
+
+if ran then
+  -- The server's questions (window/showMessageRequest) reach the user
+  -- through Neovim's own handler, which calls vim.ui.select.
+  check("runPolicy = 'ask' asks through vim.ui.select; Cancel runs and edits nothing", function()
+    local state = require('runnable')
+    local asked
+    local select = vim.ui.select
+    vim.ui.select = function(items, opts, on_choice)
+      asked = { prompt = opts.prompt, titles = vim.tbl_map(function(i) return i.title end, items) }
+      for i, item in ipairs(items) do
+        if item.title == 'Cancel' then
+          return on_choice(item, i)
+        end
+      end
+      on_choice(nil)
+    end
+    state.setup({ settings = { runPolicy = 'ask' } })
+    vim.api.nvim_set_current_buf(bufnr)
+    local before = table.concat(lines(bufnr), '\n')
+    vim.api.nvim_win_set_cursor(0, { #lines(bufnr), 0 })
+    state.last[bufnr] = nil
+    vim.cmd('Runnable fix')
+    local finished = vim.wait(30000, function()
+      return state.last[bufnr] ~= nil
+    end, 50)
+    vim.ui.select = select
+    state.setup({ settings = { runPolicy = 'always' } })
+    assert(asked, 'no question reached vim.ui.select')
+    assert(asked.prompt:find('Run this code in the sandbox?', 1, true), asked.prompt)
+    assert(vim.deep_equal(asked.titles, { 'Run', 'Always in this workspace', 'Cancel' }), vim.inspect(asked.titles))
+    assert(finished, 'no runFinished after the question')
+    assert(state.last[bufnr].status == 'cancelled', vim.inspect(state.last[bufnr]))
+    assert(table.concat(lines(bufnr), '\n') == before, 'the buffer changed')
   end)
 end
 

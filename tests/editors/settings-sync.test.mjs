@@ -46,12 +46,15 @@ function protocolSettings() {
   return rows;
 }
 
+/** Settings only the extension reads (never sent to the server). */
+const EXTENSION_ONLY = ['runnable.server.path', 'runnable.untrustedWorkspace.allowRuns'];
+
 function vscodeSettings() {
   const props = pkg.contributes.configuration.properties;
   const out = {};
   for (const [k, v] of Object.entries(props)) {
     assert.ok(k.startsWith('runnable.'), `${k} is outside the runnable section`);
-    if (k === 'runnable.server.path') continue;
+    if (EXTENSION_ONLY.includes(k)) continue;
     out[k.slice('runnable.'.length)] = v.default;
   }
   return out;
@@ -73,7 +76,7 @@ test('docs/protocol.md documents exactly the server keys', () => {
   assert.deepEqual(sorted(Object.keys(protocolSettings())), sorted(serverKeys));
 });
 
-test('VS Code contributes exactly the server keys (plus runnable.server.path) with the documented defaults', () => {
+test('VS Code contributes exactly the server keys (plus its own EXTENSION_ONLY ones) with the documented defaults', () => {
   const vs = vscodeSettings();
   assert.deepEqual(sorted(Object.keys(vs)), sorted(serverKeys));
   assert.ok(pkg.contributes.configuration.properties['runnable.server.path'], 'runnable.server.path missing');
@@ -113,6 +116,31 @@ test("VS Code's own commands do not clash with the server's (the client register
   const ours = pkg.contributes.commands.map((c) => c.command);
   for (const id of rustStrings('COMMANDS')) assert.ok(!ours.includes(id), `${id} is both a server and an extension command`);
   assert.deepEqual(sorted(ours), sorted(['runnable.makeSelectionRunnable', 'runnable.showLastReport', 'runnable.restartServer', 'runnable.showLogs']));
+});
+
+test('an untrusted VS Code workspace runs nothing unless the user allows it', () => {
+  const trust = pkg.capabilities.untrustedWorkspaces;
+  assert.equal(trust.supported, 'limited');
+  // The workspace's own values of these are ignored while it is untrusted.
+  for (const k of ['runnable.server.path', 'runnable.interpreter', 'runnable.cacheDir', 'runnable.installPolicy', 'runnable.runPolicy']) {
+    assert.ok(trust.restrictedConfigurations.includes(k), `${k} is not a restricted configuration`);
+  }
+  const allow = pkg.contributes.configuration.properties['runnable.untrustedWorkspace.allowRuns'];
+  assert.equal(allow.scope, 'application', 'a workspace could allow its own runs');
+  assert.equal(allow.default, false);
+  // The settings the extension sends go through the trust mapping, whose
+  // own unit test is editors/vscode/test/trust.test.mjs.
+  const config = read('editors/vscode/src/config.ts');
+  assert.match(config, /return withTrust\(out, vscode\.workspace\.isTrusted, /);
+  assert.match(read('editors/vscode/src/trust.ts'), /runPolicy: 'never'/);
+  assert.ok(protocol.includes('untrusted workspace'), 'docs/protocol.md does not say what an untrusted workspace does');
+});
+
+test('runFinished statuses and fields are documented where the editors read them', () => {
+  for (const s of ['refused', 'cancelled', 'failed']) assert.ok(protocol.includes(`\`${s}\``), `${s} missing from docs/protocol.md`);
+  for (const f of ['denied', 'network']) assert.ok(protocol.includes(`\`${f}\``), `${f} missing from docs/protocol.md`);
+  assert.match(tsProtocol, /NOTHING_RAN = \[[^\]]*'refused'/, 'protocol.ts does not treat refused as a run without result');
+  assert.match(read('editors/nvim/lua/runnable/init.lua'), /status == 'refused'/, 'the Neovim plugin does not know refused');
 });
 
 test('engines.vscode allows code-server 4.100.3 (VS Code 1.100)', () => {

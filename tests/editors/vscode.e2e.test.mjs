@@ -97,6 +97,8 @@ const baseSettings = {
   // A fresh environment cache: no package is installed, and the setting
   // reaches the server (initializationOptions).
   'runnable.cacheDir': cacheDir,
+  // Approval has its own tests (tests/policy_lsp.rs); here runs just go.
+  'runnable.runPolicy': 'always',
 };
 const writeSettings = (extra = {}) => fs.writeFileSync(userSettings, JSON.stringify({ ...baseSettings, ...extra }, null, 2));
 

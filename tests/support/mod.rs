@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 pub mod precondition;
+pub mod canary;
 
 use serde_json::{json, Value};
 use std::collections::HashMap;

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { expandPath } from './lookup';
 import { SERVER_SETTINGS } from './protocol';
+import { ALLOW_UNTRUSTED_RUNS, withTrust } from './trust';
 
 export const SECTION = 'runnable';
 
@@ -14,6 +15,8 @@ function folders(): string[] {
 /**
  * The object the server reads (docs/protocol.md "Settings"), with dotted
  * keys. Paths get `~` and `${workspaceFolder}` expanded; empty ones are null.
+ * In an untrusted workspace `runPolicy` is `"never"` unless the user allowed
+ * runs there (src/trust.ts).
  */
 export function serverSettings(): Record<string, unknown> {
   const cfg = vscode.workspace.getConfiguration(SECTION);
@@ -25,7 +28,7 @@ export function serverSettings(): Record<string, unknown> {
     }
     out[key] = value === undefined ? null : value;
   }
-  return out;
+  return withTrust(out, vscode.workspace.isTrusted, cfg.get<boolean>(ALLOW_UNTRUSTED_RUNS) === true);
 }
 
 export function serverPathSetting(): string | null {

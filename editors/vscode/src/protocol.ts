@@ -7,6 +7,7 @@ export const SERVER_SETTINGS = [
   'interpreter',
   'cacheDir',
   'installPolicy',
+  'runPolicy',
   'budgetSeconds',
   'resourceDir',
   'hints.coverage',
@@ -28,5 +29,12 @@ export interface RunFinished {
   covered: number;
   executable: number;
   ratio: number;
+  /** What a sandbox layer denied the run (docs/protocol.md). */
+  denied?: { layer: string; what: string; detail: string }[];
+  /** Whether the run's program could reach the network. */
+  network?: boolean;
   error?: string | null;
 }
+
+/** `status` of a run that produced no result (`refused`: runPolicy is "never"). */
+export const NOTHING_RAN = ['cancelled', 'failed', 'refused'];

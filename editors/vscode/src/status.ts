@@ -2,7 +2,7 @@
 // a spinner while one runs; clicking opens the last report.
 
 import * as vscode from 'vscode';
-import type { RunFinished } from './protocol';
+import { NOTHING_RAN, RunFinished } from './protocol';
 
 export class Status implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -38,7 +38,7 @@ export class Status implements vscode.Disposable {
   finished(run: RunFinished): void {
     const coverage = `${run.covered}/${run.executable}`;
     const ok = run.status === 'completed';
-    if (run.status === 'cancelled' || run.status === 'failed') {
+    if (NOTHING_RAN.includes(run.status)) {
       this.item.text = `$(circle-slash) Runnable ${run.status}`;
     } else {
       this.item.text = `${ok ? '$(pass)' : '$(warning)'} Runnable ${coverage}`;
@@ -46,6 +46,8 @@ export class Status implements vscode.Disposable {
     const lines = [
       `Runnable: ${run.status}, ${coverage} statements ran (${Math.round(run.ratio * 100)}%)`,
       run.error ? `Stopped at: ${run.error}` : '',
+      ...(run.denied ?? []).map((d) => `Denied by the sandbox: ${d.what} (${d.layer})`),
+      run.network ? 'The network was allowed for this run.' : '',
       'Click to open the report.',
     ];
     this.item.tooltip = lines.filter(Boolean).join('\n');

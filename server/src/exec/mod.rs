@@ -11,6 +11,7 @@
 //! run, inside bubblewrap and as an unprivileged uid when possible
 //! (`sandbox.rs`), watched by the Rust side (`worker.rs`).
 
+pub mod denials;
 mod pool;
 mod sandbox;
 mod seccomp;
@@ -18,6 +19,7 @@ mod untrusted;
 mod types;
 mod worker;
 
+pub use denials::{Denial, Layers};
 pub use pool::WorkerPool;
 pub use sandbox::{processes_of_uid, UID_BASE, UID_SPAN};
 pub use types::*;
@@ -54,11 +56,15 @@ pub struct ExecConfig {
     pub warm: bool,
     /// At most this many workers (and so concurrent runs); 0 counts as 1.
     pub max_workers: usize,
+    /// Share the host's network (bubblewrap without `--unshare-net`). Only
+    /// for a re-run the user allowed after a network denial: such a pool
+    /// must never serve a normal run (the engine keys pools by it).
+    pub network: bool,
 }
 
 impl ExecConfig {
-    /// Defaults: default limits, sandbox `Auto`, warm, two workers.
+    /// Defaults: default limits, sandbox `Auto`, warm, two workers, no network.
     pub fn new(python: impl Into<PathBuf>) -> Self {
-        ExecConfig { python: python.into(), limits: Limits::default(), sandbox: SandboxMode::Auto, warm: true, max_workers: 2 }
+        ExecConfig { python: python.into(), limits: Limits::default(), sandbox: SandboxMode::Auto, warm: true, max_workers: 2, network: false }
     }
 }

@@ -154,6 +154,8 @@ pub(crate) struct SandboxPlan {
     scratch_bytes: u64,
     shm_bytes: u64,
     note: Option<String>,
+    /// `ExecConfig::network`: keep the host's network namespace.
+    network: bool,
 }
 
 impl SandboxPlan {
@@ -234,6 +236,7 @@ impl SandboxPlan {
             scratch_bytes: cfg.limits.scratch_bytes,
             shm_bytes: cfg.limits.shm_bytes,
             note,
+            network: cfg.network,
         })
     }
 
@@ -250,7 +253,7 @@ impl SandboxPlan {
         };
         let mut layers = Vec::new();
         if self.bwrap.is_some() {
-            layers.push("bubblewrap: read-only root, private /tmp, no network, own PID and IPC namespaces".to_string());
+            layers.push(if self.network { "bubblewrap: read-only root, private /tmp, own PID and IPC namespaces; network allowed for this run" } else { "bubblewrap: read-only root, private /tmp, no network, own PID and IPC namespaces" }.to_string());
             layers.push(format!(
                 "tmpfs caps: scratch {} MiB, /dev/shm {} MiB",
                 self.scratch_bytes >> 20,
@@ -276,9 +279,11 @@ impl SandboxPlan {
             }
             n.push_str(why);
         }
+        let network = self.network || self.bwrap.is_none();
         Containment {
             bubblewrap: self.bwrap.is_some(),
             unprivileged_uid: uid,
+            network,
             seccomp: self.seccomp.is_some(),
             layers,
             note,
@@ -330,8 +335,11 @@ impl SandboxPlan {
                 argv.push("--add-seccomp-fd".into());
                 argv.push((FIRST_PASSED_FD + i as i32).to_string().into());
             }
+            // The one escalation: network for a re-run the user allowed.
+            if !self.network {
+                argv.push("--unshare-net".into());
+            }
             for a in [
-                "--unshare-net",
                 "--unshare-pid",
                 "--unshare-ipc",
                 "--unshare-uts",

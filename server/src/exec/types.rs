@@ -156,6 +156,10 @@ pub struct Containment {
     pub seccomp: bool,
     /// Every layer that was active, in words, outermost first.
     pub layers: Vec<String>,
+    /// Whether programs could reach the network: allowed for this run
+    /// (`FixOptions::allow_network`), or bubblewrap's network namespace is
+    /// not there to stop them.
+    pub network: bool,
     /// Plain-language note when protection is reduced.
     pub note: Option<String>,
 }

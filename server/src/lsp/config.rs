@@ -12,6 +12,7 @@ pub const SETTINGS_KEYS: &[&str] = &[
     "interpreter",
     "cacheDir",
     "installPolicy",
+    "runPolicy",
     "budgetSeconds",
     "resourceDir",
     "hints.coverage",
@@ -44,11 +45,24 @@ pub enum InstallPolicy {
     Always,
 }
 
+/// Whether fragments may run at all (docs/protocol.md "Approval").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RunPolicy {
+    /// The first run in a workspace asks ("Run" / "Always in this workspace" / "Cancel").
+    #[default]
+    Ask,
+    /// Every run goes ahead.
+    Always,
+    /// Nothing runs: a run is refused at once (status `refused`).
+    Never,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     pub interpreter: Option<PathBuf>,
     pub cache_dir: Option<PathBuf>,
     pub install_policy: InstallPolicy,
+    pub run_policy: RunPolicy,
     pub budget_seconds: f64,
     pub resource_dir: String,
     pub hints_coverage: bool,
@@ -62,6 +76,7 @@ impl Default for Settings {
             interpreter: None,
             cache_dir: None,
             install_policy: InstallPolicy::Ask,
+            run_policy: RunPolicy::Ask,
             budget_seconds: 20.0,
             resource_dir: ".runnable".into(),
             hints_coverage: true,
@@ -96,6 +111,14 @@ impl Settings {
                     _ => None,
                 }
                 .map(|p| s.install_policy = p)
+                .is_some(),
+                "runPolicy" => match v.as_str() {
+                    Some("ask") => Some(RunPolicy::Ask),
+                    Some("always") => Some(RunPolicy::Always),
+                    Some("never") => Some(RunPolicy::Never),
+                    _ => None,
+                }
+                .map(|p| s.run_policy = p)
                 .is_some(),
                 "budgetSeconds" => v.as_f64().filter(|b| b.is_finite() && *b > 0.0).map(|b| s.budget_seconds = b).is_some(),
                 "resourceDir" => v
@@ -177,13 +200,14 @@ mod tests {
         assert_eq!(s.budget_seconds, 20.0);
         assert_eq!(s.resource_dir, ".runnable");
         assert_eq!(s.install_policy, InstallPolicy::Ask);
+        assert_eq!(s.run_policy, RunPolicy::Ask);
         assert!(s.hints_coverage && s.hints_values && !s.llm_enabled);
     }
 
     #[test]
     fn nested_and_dotted_keys_both_work() {
         let (s, w) = Settings::from_json(&json!({
-            "interpreter": "/usr/bin/python3", "cacheDir": "/tmp/c", "installPolicy": "never",
+            "interpreter": "/usr/bin/python3", "cacheDir": "/tmp/c", "installPolicy": "never", "runPolicy": "never",
             "budgetSeconds": 5, "resourceDir": "data/", "hints": {"coverage": false}, "hints.values": false,
             "llm": {"enabled": true}
         }));
@@ -191,6 +215,7 @@ mod tests {
         assert_eq!(s.interpreter, Some(PathBuf::from("/usr/bin/python3")));
         assert_eq!(s.cache_dir, Some(PathBuf::from("/tmp/c")));
         assert_eq!(s.install_policy, InstallPolicy::Never);
+        assert_eq!(s.run_policy, RunPolicy::Never);
         assert_eq!(s.budget_seconds, 5.0);
         assert_eq!(s.resource_dir, "data");
         assert!(!s.hints_coverage && !s.hints_values && s.llm_enabled);
@@ -199,10 +224,13 @@ mod tests {
     #[test]
     fn bad_values_warn_and_keep_defaults() {
         let (s, w) = Settings::from_json(&json!({
-            "installPolicy": "sometimes", "budgetSeconds": -1, "resourceDir": "../out", "colour": 1
+            "installPolicy": "sometimes", "runPolicy": true, "budgetSeconds": -1, "resourceDir": "../out", "colour": 1
         }));
         assert_eq!(s, Settings::default());
-        assert_eq!(w.len(), 4, "{w:?}");
+        assert_eq!(w.len(), 5, "{w:?}");
+        let (s, w) = Settings::from_json(&json!({"runPolicy": "sometimes"}));
+        assert_eq!(s.run_policy, RunPolicy::Ask, "a bad runPolicy keeps the default");
+        assert_eq!(w.len(), 1);
     }
 
     #[test]
@@ -211,6 +239,10 @@ mod tests {
         assert_eq!(s.install_policy, InstallPolicy::Always);
         let (s, _) = Settings::from_change(&json!({"installPolicy": "never"})).unwrap();
         assert_eq!(s.install_policy, InstallPolicy::Never);
+        let (s, _) = Settings::from_change(&json!({"runnable": {"runPolicy": "always"}})).unwrap();
+        assert_eq!(s.run_policy, RunPolicy::Always);
+        let (s, _) = Settings::from_change(&json!({"runPolicy": "never"})).unwrap();
+        assert_eq!(s.run_policy, RunPolicy::Never);
         let (s, _) = Settings::from_change(&json!({"hints": {"values": false}})).unwrap();
         assert!(!s.hints_values);
         assert!(Settings::from_change(&Value::Null).is_none());

@@ -318,7 +318,11 @@ pub fn run_finished(uri: &Uri, version: i32, status: &str, report: Option<&FixRe
         Some(r) => (r.coverage.covered.len(), r.coverage.executable.len(), r.coverage.ratio),
         None => (0, 0, 0.0),
     };
-    let mut v = json!({ "uri": uri, "version": version, "status": status, "covered": covered, "executable": executable, "ratio": ratio });
+    let denied = report.map(|r| r.denied.clone()).unwrap_or_default();
+    // Whether this run's programs could reach the network (allowed for this run, or no sandbox to stop them).
+    let network = report.and_then(|r| r.containment.as_ref()).is_some_and(|c| c.network);
+    let mut v = json!({ "uri": uri, "version": version, "status": status, "covered": covered, "executable": executable, "ratio": ratio,
+        "denied": denied, "network": network });
     if let Some(e) = error {
         v["error"] = json!(e);
     }

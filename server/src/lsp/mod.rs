@@ -15,6 +15,8 @@
 //! * `files` (pure), `safe_write`: which of a run's files to write, and
 //!   writing every file the server writes: never through a symlink, never
 //!   outside `resourceDir`, never over a file unless the user says so.
+//! * `policy`: approval (`runPolicy`) and escalation (network for one
+//!   re-run) decided without I/O; `run` asks and acts.
 //! * `config`: settings and the names shared with the editors.
 //! * `transport`: keeps malformed input from stopping the server.
 
@@ -26,6 +28,7 @@ pub mod diagnostics;
 pub mod document;
 pub mod files;
 pub mod handlers;
+pub mod policy;
 pub mod position;
 pub mod publish;
 pub mod regions;

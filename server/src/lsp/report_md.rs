@@ -127,6 +127,13 @@ pub fn render(last: &LastRun, document: &str) -> String {
     if let Some(c) = &r.containment {
         let note = c.note.as_ref().map(|n| format!(" ({})", code(n))).unwrap_or_default();
         let _ = writeln!(md, "- sandbox: bubblewrap {}{note}", if c.bubblewrap { "yes" } else { "no" });
+        if c.bubblewrap && c.network {
+            let _ = writeln!(md, "- network: allowed for this run");
+        }
+    }
+    for d in &r.denied {
+        // The detail is the program's own exception text: inert in a code span.
+        let _ = writeln!(md, "- denied by the sandbox: {} ({}): {}", d.what, d.layer, code(&d.detail));
     }
     md.push('\n');
 

@@ -2,12 +2,16 @@
 //!
 //! `start` (synchronous, called by a handler) takes a snapshot, picks the
 //! fragment, claims the document's single run slot and spawns `run_task`,
-//! which: opens work-done progress; prepares the environment on a blocking
+//! which: asks for approval per `runPolicy` (`policy::gate`; refused runs end
+//! at once with status `refused`); opens work-done progress; prepares the environment on a blocking
 //! thread (and asks before installing, per `installPolicy`); runs the
 //! engine's `fix` in `spawn_blocking` with a `Progress` bridge whose
 //! `cancelled` hook is the run's flag (also handed, through `cancel_flag`,
 //! to the executor, whose watchdog kills the program running in the sandbox
-//! within milliseconds of a cancel); then, only if the document is still at
+//! within milliseconds of a cancel); when the report says the sandbox's
+//! network namespace denied the fragment the network, asks "Allow network for
+//! this run" and, only on that answer, runs once more with the network
+//! (nothing remembered); then, only if the document is still at
 //! the version that ran, pins hints and the runtime error to its lines and
 //! writes the files the run needs into `resourceDir` (`safe_write`; asking
 //! before replacing a file that differs) and sends one `workspace/applyEdit`
@@ -15,8 +19,9 @@
 
 use super::config::{InstallPolicy, RUN_FINISHED};
 use super::convert::{self, EditOptions, ResultEdit};
+use super::document::{file_path, Snapshot};
 use super::files::{self, Action};
-use super::document::Snapshot;
+use super::policy::{self, Gate, RunAnswer};
 use super::position;
 use super::publish;
 use super::regions::{self, Fragment};
@@ -229,8 +234,55 @@ impl Notification for RunFinished {
     const METHOD: &'static str = RUN_FINISHED;
 }
 
+/// Whether the run may start, per `runPolicy`: `None` to go ahead, else the
+/// status and message it ends with (the run slot is then freed here).
+async fn approve(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle: &RunHandle) -> Option<(String, Option<String>)> {
+    let workspace = {
+        let folders = lock(&state.folders).clone();
+        match file_path(&snap.uri) {
+            Some(path) => policy::workspace_of(&path, &folders),
+            None => folders.first().cloned().unwrap_or_default(),
+        }
+    };
+    let allowed_here = lock(&state.run_allowed).contains(&workspace);
+    let stop = match policy::gate(state.settings().run_policy, allowed_here) {
+        Gate::Run => return None,
+        Gate::Refuse => {
+            state.client.show_message(MessageType::WARNING, format!("Runnable: {}", policy::REFUSED_MESSAGE)).await;
+            (policy::STATUS_REFUSED.to_string(), Some(policy::REFUSED_MESSAGE.to_string()))
+        }
+        Gate::Ask => {
+            let name = file_path(&snap.uri).and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).unwrap_or_else(|| snap.uri.as_str().to_string());
+            let question = policy::run_question(&name, fragment.start + 1, fragment.end + 1);
+            let actions = [policy::RUN_ONCE, policy::RUN_ALWAYS_HERE, policy::RUN_CANCEL]
+                .map(|t| MessageActionItem { title: t.into(), properties: Default::default() })
+                .to_vec();
+            let asked = state.client.show_message_request(MessageType::INFO, question, Some(actions));
+            let answer = tokio::select! {
+                a = asked => a,
+                _ = handle.cancel.cancelled() => Ok(None),
+            };
+            let title = answer.ok().flatten().map(|item| item.title);
+            match policy::run_answer(title.as_deref()) {
+                RunAnswer::Once => return None,
+                RunAnswer::AlwaysHere => {
+                    lock(&state.run_allowed).insert(workspace);
+                    return None;
+                }
+                RunAnswer::Cancel => ("cancelled".to_string(), None),
+            }
+        }
+    };
+    release(state, &snap.uri, handle.id);
+    Some(stop)
+}
+
 /// The whole run; returns its final status.
 async fn run_task(state: Arc<State>, snap: Snapshot, fragment: Fragment, handle: RunHandle, token: Option<ProgressToken>) -> String {
+    if let Some((status, error)) = approve(&state, &snap, fragment, &handle).await {
+        state.client.send_notification::<RunFinished>(convert::run_finished(&snap.uri, snap.version, &status, None, error)).await;
+        return status;
+    }
     let progress = Reporter::begin(&state, token, handle.id, &snap.uri).await;
     let (status, report, error) = match execute(&state, &snap, fragment, &handle, &progress).await {
         Ok(Some(report)) => {
@@ -293,10 +345,60 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     }
 
     // 3. The engine, on a blocking thread, with progress and cancellation.
+    let opts = FixOptions { lines, install, budget: settings.budget(), ..FixOptions::default() };
+    let Some(result) = run_engine(state, snap, &loaded, &source, opts.clone(), handle, progress).await else { return Ok(None) };
+    let mut report = result.inspect_err(|_| end_slot(state, snap, handle, install))?;
+
+    // 3b. Escalation: the sandbox kept the fragment off the network and that
+    // is why it failed. Only an explicit yes re-runs it, once, with network.
+    if let Some(denial) = policy::network_denial(&report).cloned() {
+        let allow = tokio::select! {
+            yes = ask_network(state, &denial) => yes,
+            _ = handle.cancel.cancelled() => { end_slot(state, snap, handle, install); return Ok(None) }
+        };
+        if allow {
+            progress.report("re-running with network access".into()).await;
+            let again = FixOptions { allow_network: true, ..opts };
+            let Some(result) = run_engine(state, snap, &loaded, &source, again, handle, progress).await else { return Ok(None) };
+            report = result.inspect_err(|_| end_slot(state, snap, handle, install))?;
+        }
+    }
+    end_slot(state, snap, handle, install);
+    if handle.cancel.is_cancelled() {
+        return Ok(None);
+    }
+
+    // 4. The result, only onto the version that ran.
+    apply(state, snap, fragment, report.clone(), handle, &settings.resource_dir, if install { missing } else { Vec::new() }).await;
+    Ok(Some(report))
+}
+
+/// The engine is done with the document: free its slot, and after an
+/// install let diagnostics see the new environment.
+fn end_slot(state: &Arc<State>, snap: &Snapshot, handle: &RunHandle, install: bool) {
+    release(state, &snap.uri, handle.id);
+    if install {
+        publish::forget_environments(state);
+    }
+}
+
+/// One engine run on a blocking thread, forwarding progress. `None` when
+/// cancelled: the document's slot is then freed once the engine has stopped
+/// (the executor kills the program in flight, the engine stops at its next
+/// check, well within a second). Otherwise the slot stays claimed.
+async fn run_engine(
+    state: &Arc<State>,
+    snap: &Snapshot,
+    loaded: &Arc<Loaded>,
+    source: &str,
+    opts: FixOptions,
+    handle: &RunHandle,
+    progress: &Reporter,
+) -> Option<Result<FixReport, String>> {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let bridge = Bridge { cancel: handle.cancel.clone(), tx };
-    let opts = FixOptions { lines, install, budget: settings.budget(), ..FixOptions::default() };
     let run_loaded = loaded.clone();
+    let source = source.to_string();
     let mut job = tokio::task::spawn_blocking(move || {
         let result = run_loaded.engine.fix(&source, &opts, &bridge);
         drop(run_loaded);
@@ -317,9 +419,7 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
         }
     };
     let Some(result) = result else {
-        // Cancelled: answer now; the executor kills the program in flight,
-        // the engine stops at its next check, and the document's slot is
-        // freed when it has (well within a second).
+        // Cancelled: answer now; free the slot when the engine has stopped.
         let st = state.clone();
         let uri = snap.uri.clone();
         let id = handle.id;
@@ -327,20 +427,16 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
             let _ = job.await;
             release(&st, &uri, id);
         });
-        return Ok(None);
+        return None;
     };
-    release(state, &snap.uri, handle.id);
-    if install {
-        publish::forget_environments(state);
-    }
-    let report = result.map_err(|e| format!("the run failed: {e}"))?.map_err(|e| e.to_string())?;
-    if handle.cancel.is_cancelled() {
-        return Ok(None);
-    }
+    Some(result.map_err(|e| format!("the run failed: {e}")).and_then(|r| r.map_err(|e| e.to_string())))
+}
 
-    // 4. The result, only onto the version that ran.
-    apply(state, snap, fragment, report.clone(), handle, &settings.resource_dir, if install { missing } else { Vec::new() }).await;
-    Ok(Some(report))
+/// "Allow network for this run" / "Not now"; a dismissed question is no.
+async fn ask_network(state: &Arc<State>, denial: &crate::exec::Denial) -> bool {
+    let actions = [policy::ALLOW_NETWORK, policy::NOT_NOW].map(|t| MessageActionItem { title: t.into(), properties: Default::default() }).to_vec();
+    let answer = state.client.show_message_request(MessageType::WARNING, policy::network_question(denial), Some(actions)).await;
+    policy::allows_network(answer.ok().flatten().map(|item| item.title).as_deref())
 }
 
 /// The engine, the distributions a run wants, and which of them its environment lacks.

@@ -10,7 +10,7 @@ use crate::env::EnvManager;
 use crate::exec::SandboxMode;
 use crate::fix::{Engine, EngineOptions};
 use crate::report::FixReport;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -167,6 +167,11 @@ pub struct State {
     pub settings: Mutex<Settings>,
     pub caps: Mutex<ClientCaps>,
     pub root: Mutex<Option<PathBuf>>,
+    /// Every workspace folder from `initialize` (the first is `root`).
+    pub folders: Mutex<Vec<PathBuf>>,
+    /// Workspaces (see `policy::workspace_of`) where the user answered
+    /// "Always in this workspace" to the run question, for this session.
+    pub run_allowed: Mutex<HashSet<PathBuf>>,
     pub engine: EngineHost,
     pub runs: Mutex<HashMap<Uri, RunHandle>>,
     pub last: Mutex<HashMap<Uri, LastRun>>,
@@ -188,6 +193,8 @@ impl State {
             settings: Mutex::default(),
             caps: Mutex::default(),
             root: Mutex::default(),
+            folders: Mutex::default(),
+            run_allowed: Mutex::default(),
             engine: EngineHost::default(),
             runs: Mutex::default(),
             last: Mutex::default(),

@@ -6,6 +6,7 @@
 --     progress = true,               -- echo the run's progress in the command line
 --     settings = {                   -- the server's settings (docs/protocol.md), sent as
 --       installPolicy = 'ask',       -- init_options and settings.runnable
+--       runPolicy = 'ask',           -- 'ask' before the first run per workspace | 'always' | 'never'
 --       hints = { coverage = true, values = true },
 --     },
 --   }
@@ -18,6 +19,7 @@ M.SETTINGS_KEYS = {
   'interpreter',
   'cacheDir',
   'installPolicy',
+  'runPolicy',
   'budgetSeconds',
   'resourceDir',
   'hints.coverage',
@@ -43,6 +45,9 @@ local setting_types = {
   cacheDir = { 'string', 'nil' },
   installPolicy = function(v)
     return v == nil or v == 'ask' or v == 'never' or v == 'always', "'ask', 'never' or 'always'"
+  end,
+  runPolicy = function(v)
+    return v == nil or v == 'ask' or v == 'always' or v == 'never', "'ask', 'always' or 'never'"
   end,
   budgetSeconds = function(v)
     return v == nil or (type(v) == 'number' and v > 0), 'a positive number'

@@ -4,7 +4,7 @@
 local M = {}
 
 --- Last `runnable/runFinished` params per buffer.
----@type table<integer, {uri: string, version: integer, status: string, covered: integer, executable: integer, ratio: number, error?: string}>
+---@type table<integer, {uri: string, version: integer, status: string, covered: integer, executable: integer, ratio: number, denied: table[], network: boolean, error?: string}>
 M.last = {}
 --- URI of the last finished run (for `:Runnable report`).
 M.last_uri = nil
@@ -25,6 +25,11 @@ function M.setup(opts)
   end
 end
 
+--- Statuses of a run that produced no result (`refused`: runPolicy is 'never').
+function M.nothing_ran(status)
+  return status == 'failed' or status == 'cancelled' or status == 'refused'
+end
+
 --- Handler of the `runnable/runFinished` notification.
 function M.on_run_finished(err, result, _ctx)
   if err or type(result) ~= 'table' or not result.uri then
@@ -35,13 +40,13 @@ function M.on_run_finished(err, result, _ctx)
   M.last_uri = result.uri
   if vim.api.nvim_buf_is_loaded(bufnr) then
     vim.b[bufnr].runnable = { status = result.status, covered = result.covered, executable = result.executable }
-    if not M.hints_off[bufnr] and result.status ~= 'failed' and result.status ~= 'cancelled' then
+    if not M.hints_off[bufnr] and not M.nothing_ran(result.status) then
       vim.lsp.inlay_hint.enable(true, { bufnr = bufnr })
     end
   end
   local level = vim.log.levels.INFO
   local text
-  if result.status == 'failed' or result.status == 'cancelled' then
+  if M.nothing_ran(result.status) then
     text = ('Runnable: %s'):format(result.status)
     level = result.status == 'failed' and vim.log.levels.ERROR or vim.log.levels.WARN
   else
@@ -81,7 +86,7 @@ function M.statusline()
   if not r then
     return ''
   end
-  if r.status == 'failed' or r.status == 'cancelled' then
+  if M.nothing_ran(r.status) then
     return 'Runnable ' .. r.status
   end
   return ('Runnable %d/%d'):format(r.covered or 0, r.executable or 0)

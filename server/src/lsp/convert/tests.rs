@@ -34,6 +34,7 @@ pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[
         wrapped: false,
         containment: None,
         notes: Vec::new(),
+        denied: Vec::new(),
         stdout: String::new(),
         stderr: String::new(),
     }
@@ -245,9 +246,17 @@ fn run_finished_carries_the_protocol_fields() {
     let v = run_finished(&uri, 4, &status_text(&r), Some(&r), Some("KeyError: 'k' (line 3)".into()));
     assert_eq!(
         v,
-        json!({"uri": "file:///work/a.py", "version": 4, "status": "raised", "covered": 2, "executable": 3, "ratio": 2.0 / 3.0, "error": "KeyError: 'k' (line 3)"})
+        json!({"uri": "file:///work/a.py", "version": 4, "status": "raised", "covered": 2, "executable": 3, "ratio": 2.0 / 3.0,
+               "error": "KeyError: 'k' (line 3)", "denied": [], "network": false})
     );
     let v = run_finished(&uri, 4, "cancelled", None, None);
     assert!(v.get("error").is_none());
     assert_eq!(v["status"], "cancelled");
+    assert_eq!(v["denied"], json!([]));
+    // A denial and a run with the network allowed, as the editors read them.
+    r.denied = vec![crate::exec::Denial { layer: "network namespace (bubblewrap --unshare-net)".into(), what: "network".into(), detail: "d".into() }];
+    r.containment = Some(crate::exec::Containment { bubblewrap: true, unprivileged_uid: None, network: true, note: None });
+    let v = run_finished(&uri, 4, "raised", Some(&r), None);
+    assert_eq!(v["denied"], json!([{"layer": "network namespace (bubblewrap --unshare-net)", "what": "network", "detail": "d"}]));
+    assert_eq!(v["network"], true);
 }

@@ -28,8 +28,9 @@ pub fn handle(state: &Arc<State>, params: InitializeParams) -> Result<Initialize
         }
         *lock(&state.settings) = settings;
     }
-    let root = params.workspace_folders.as_ref().and_then(|f| f.first()).and_then(|f| f.uri.to_file_path().map(|p| p.into_owned()));
-    *lock(&state.root) = root;
+    let folders: Vec<_> = params.workspace_folders.iter().flatten().filter_map(|f| f.uri.to_file_path().map(|p| p.into_owned())).collect();
+    *lock(&state.root) = folders.first().cloned();
+    *lock(&state.folders) = folders;
 
     Ok(InitializeResult {
         capabilities: ServerCapabilities {
