@@ -261,7 +261,12 @@ impl Engine {
         if progress.cancelled() || !searched.environment.missing.is_empty() || searched.result.best.outcome.status == RunStatus::Completed {
             return None;
         }
-        searched.library_errors.iter().find_map(|e| env::optional_dependency(e, distributions, &self.stdlib))
+        // Only an error whose frame is a real file of the venv's site-packages
+        // counts: the run's own word for where it was raised is forgeable.
+        searched.library_errors.iter().find_map(|e| {
+            let frame = searched.environment.site_relative(e.raised_file.as_deref()?)?;
+            env::optional_dependency(e, &frame, distributions, &self.stdlib)
+        })
     }
 
     /// The older environment to try, when the search in the newest one

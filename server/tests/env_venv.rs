@@ -551,3 +551,37 @@ fn an_allowed_build_runs_contained_and_its_venv_is_not_reused_without_the_permis
     assert_ne!(wheels_only.venv, env.venv);
     assert_eq!(wheels_only.missing, [PARENT], "{wheels_only:?}");
 }
+
+#[test]
+fn only_a_real_file_of_site_packages_counts_as_library_code() {
+    let cache = tempfile::tempdir().unwrap();
+    let manager = manager(cache.path());
+    let env = manager.prepare(&BTreeSet::new(), false).unwrap();
+    let site = python(&env, "import sysconfig; print(sysconfig.get_paths()['purelib'])").unwrap();
+    let site = PathBuf::from(site);
+    std::fs::create_dir_all(site.join("pandas")).unwrap();
+    let real = site.join("pandas").join("_optional.py");
+    std::fs::write(&real, "").unwrap();
+    assert_eq!(env.site_relative(real.to_str().unwrap()), Some(PathBuf::from("pandas/_optional.py")));
+    // Named by a path that leaves and re-enters the venv: still that file.
+    let detour = format!("{}/../site-packages/pandas/_optional.py", site.display());
+    assert_eq!(env.site_relative(&detour), Some(PathBuf::from("pandas/_optional.py")));
+
+    // What a fragment may claim instead: a made-up file, a file elsewhere,
+    // a symlink in site-packages that leads out, the folder itself.
+    let outside = tempfile::tempdir().unwrap();
+    let elsewhere = outside.path().join("pandas").join("_optional.py");
+    std::fs::create_dir_all(elsewhere.parent().unwrap()).unwrap();
+    std::fs::write(&elsewhere, "").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, site.join("pandas").join("link.py")).unwrap();
+    for claim in [
+        site.join("pandas").join("missing.py").display().to_string(),
+        elsewhere.display().to_string(),
+        site.join("pandas").join("link.py").display().to_string(),
+        site.join("pandas").display().to_string(),
+        "pandas/_optional.py".to_string(),
+        "<string>".to_string(),
+    ] {
+        assert_eq!(env.site_relative(&claim), None, "{claim}");
+    }
+}

@@ -76,6 +76,22 @@ pub struct Environment {
     pub failed: Vec<(String, String)>,
 }
 
+impl Environment {
+    /// `file` relative to the venv's site-packages, when it really is a file
+    /// there (resolved: no `..` and no symlink leads out): whatever a run
+    /// reports about a path, this is what the host checks.
+    pub fn site_relative(&self, file: &str) -> Option<PathBuf> {
+        let file = std::fs::canonicalize(file).ok()?;
+        if !file.is_file() {
+            return None;
+        }
+        site_dirs(&self.venv)
+            .into_iter()
+            .filter_map(|dir| std::fs::canonicalize(dir).ok())
+            .find_map(|dir| file.strip_prefix(&dir).ok().map(Path::to_path_buf))
+    }
+}
+
 /// Builds and reuses venvs for one base interpreter.
 #[derive(Debug, Clone)]
 pub struct EnvManager {
@@ -787,12 +803,7 @@ fn source_only_reason(name: &str, requested: &[String]) -> String {
 /// its `*.dist-info` directories (no interpreter needed).
 pub fn installed_versions(venv: &Path) -> BTreeMap<String, String> {
     let mut versions = BTreeMap::new();
-    let lib = if cfg!(windows) { venv.join("Lib") } else { venv.join("lib") };
-    let mut site_dirs = vec![lib.join("site-packages")];
-    if let Ok(entries) = std::fs::read_dir(&lib) {
-        site_dirs.extend(entries.flatten().map(|entry| entry.path().join("site-packages")));
-    }
-    for dir in site_dirs {
+    for dir in site_dirs(venv) {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for entry in entries.flatten() {
             let file_name = entry.file_name();
@@ -804,6 +815,16 @@ pub fn installed_versions(venv: &Path) -> BTreeMap<String, String> {
         }
     }
     versions
+}
+
+/// The site-packages folders a venv may have (`lib/python3.11/site-packages`).
+fn site_dirs(venv: &Path) -> Vec<PathBuf> {
+    let lib = if cfg!(windows) { venv.join("Lib") } else { venv.join("lib") };
+    let mut dirs = vec![lib.join("site-packages")];
+    if let Ok(entries) = std::fs::read_dir(&lib) {
+        dirs.extend(entries.flatten().map(|entry| entry.path().join("site-packages")));
+    }
+    dirs
 }
 
 fn venv_python(venv: &Path) -> PathBuf {
