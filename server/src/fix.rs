@@ -49,13 +49,16 @@ pub struct FixOptions {
     /// 1-based inclusive line range of the file that is the fragment.
     pub lines: Option<(u32, u32)>,
     pub install: bool,
+    /// Distributions that may be built from a source archive when no wheel
+    /// fits (`--allow-build`); building runs their code, contained.
+    pub allow_builds: BTreeSet<String>,
     pub budget: Duration,
     pub max_runs: usize,
 }
 
 impl Default for FixOptions {
     fn default() -> Self {
-        FixOptions { lines: None, install: false, budget: Duration::from_secs(20), max_runs: 100 }
+        FixOptions { lines: None, install: false, allow_builds: BTreeSet::new(), budget: Duration::from_secs(20), max_runs: 100 }
     }
 }
 
@@ -115,7 +118,7 @@ impl Engine {
             analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()).map(|i| i.module.clone()).collect();
         modules.extend(proposer.initial(&ctx).imported_modules());
         let plan = env::plan_imports(&modules, &self.stdlib);
-        let environment = self.envs.prepare(&plan.distributions, opts.install)?;
+        let environment = self.envs.prepare_allowing(&plan.distributions, &[], opts.install, &opts.allow_builds)?;
         let mut chosen = self.search_in(environment, &fragment, &analysis, opts.budget, opts.max_runs, progress)?;
         let mut executions = chosen.executions;
         let mut distributions = plan.distributions.clone();
@@ -137,7 +140,7 @@ impl Engine {
             }
             let mut with = distributions.clone();
             with.insert(dep.distribution);
-            match self.envs.prepare(&with, true) {
+            match self.envs.prepare_allowing(&with, &[], true, &opts.allow_builds) {
                 Ok(fuller) if fuller.missing.is_empty() => {
                     let searched = self.search_in(fuller, &fragment, &analysis, later_budget(), opts.max_runs, progress)?;
                     executions += searched.executions;
@@ -170,7 +173,7 @@ impl Engine {
                 legacy_covered: None,
                 error: None,
             };
-            match self.envs.prepare_constrained(&distributions, &legacy_plan.constraints, true) {
+            match self.envs.prepare_allowing(&distributions, &legacy_plan.constraints, true, &opts.allow_builds) {
                 Ok(older) if older.missing.is_empty() => {
                     let versions = env::installed_versions(&older.venv);
                     let searched = self.search_in(older, &fragment, &analysis, later_budget(), opts.max_runs, progress)?;
@@ -240,7 +243,13 @@ impl Engine {
             legacy,
             optional,
             wrapped: best.program.wrapped,
-            containment: Some(pool.containment()),
+            containment: Some(pool.containment()).map(|mut c| {
+                // Installing: say so when the installer lacks a layer too.
+                if let Some(note) = opts.install.then(|| self.envs.installer_containment().note).flatten() {
+                    c.note = Some(c.note.map_or(note.clone(), |n| format!("{n}; {note}")));
+                }
+                c
+            }),
             stdout: best.outcome.stdout.clone(),
             stderr: best.outcome.stderr.clone(),
         })

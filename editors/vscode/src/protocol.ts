@@ -7,6 +7,7 @@ export const SERVER_SETTINGS = [
   'interpreter',
   'cacheDir',
   'installPolicy',
+  'allowBuilds',
   'budgetSeconds',
   'resourceDir',
   'hints.coverage',

@@ -18,6 +18,7 @@ M.SETTINGS_KEYS = {
   'interpreter',
   'cacheDir',
   'installPolicy',
+  'allowBuilds',
   'budgetSeconds',
   'resourceDir',
   'hints.coverage',
@@ -43,6 +44,20 @@ local setting_types = {
   cacheDir = { 'string', 'nil' },
   installPolicy = function(v)
     return v == nil or v == 'ask' or v == 'never' or v == 'always', "'ask', 'never' or 'always'"
+  end,
+  allowBuilds = function(v)
+    if v == nil then
+      return true
+    end
+    if type(v) ~= 'table' then
+      return false, 'a list of distribution names'
+    end
+    for _, name in ipairs(v) do
+      if type(name) ~= 'string' then
+        return false, 'a list of distribution names'
+      end
+    end
+    return true
   end,
   budgetSeconds = function(v)
     return v == nil or (type(v) == 'number' and v > 0), 'a positive number'
