@@ -182,12 +182,14 @@ pub fn bwrap_args(mounts: &Mounts, drop_caps: bool) -> Vec<OsString> {
         let perms = if dir == tmp { "1777" } else { "0755" };
         push(&mut args, &["--perms".as_ref(), perms.as_ref(), "--tmpfs".as_ref(), dir.as_os_str()]);
     }
+    // What is readable needs a bind only where a tmpfs hides it; what is
+    // writable always does (the root is read-only).
     let mut binds: Vec<(&PathBuf, bool)> = mounts
         .read
         .iter()
+        .filter(|p| hidden.iter().any(|h| p.starts_with(h)))
         .map(|p| (p, false))
         .chain(mounts.write.iter().map(|p| (p, true)))
-        .filter(|(p, _)| hidden.iter().any(|h| p.starts_with(h)))
         .collect();
     // Outer paths first, so an inner bind is not covered by an outer one.
     binds.sort_by_key(|(p, rw)| (p.components().count(), p.to_path_buf(), *rw));
@@ -623,7 +625,7 @@ mod tests {
         let mounts = Mounts {
             hidden: vec!["/root".into(), "/tmp".into(), "/root/.cache".into()],
             read: vec!["/root/.pyenv/versions/3.11.7".into(), "/usr".into()],
-            write: vec!["/root/.cache/runnable/envs/.build-x".into(), "/root/.cache/runnable/uv".into()],
+            write: vec!["/root/.cache/runnable/envs/.build-x".into(), "/root/.cache/runnable/uv".into(), "/srv/cache/uv".into()],
             chdir: "/root/.cache/runnable/envs/.build-x".into(),
         };
         let args = strings(&bwrap_args(&mounts, false));
@@ -631,6 +633,7 @@ mod tests {
             args,
             "--ro-bind / / --dev /dev --proc /proc --perms 1777 --tmpfs /dev/shm \
              --perms 0755 --tmpfs /root --perms 1777 --tmpfs /tmp \
+             --bind /srv/cache/uv /srv/cache/uv \
              --perms 0755 --dir /root/.cache --perms 0755 --dir /root/.cache/runnable \
              --bind /root/.cache/runnable/uv /root/.cache/runnable/uv \
              --perms 0755 --dir /root/.pyenv --perms 0755 --dir /root/.pyenv/versions \

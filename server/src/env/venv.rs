@@ -410,13 +410,15 @@ impl EnvManager {
                 )
             })?;
         let containment = self.containment_plan().ok_or(EnvError::UvNotFound)?;
-        let uv_cache = contain::uv_cache_dir(&self.cache_dir, !builds.is_empty());
+        // Absolute: uv runs in the build directory, and binds need real paths.
+        let absolute = |path: PathBuf| std::path::absolute(&path).unwrap_or(path);
+        let uv_cache = absolute(contain::uv_cache_dir(&self.cache_dir, !builds.is_empty()));
         let hand_over = |path: &Path, scratch: bool| {
             containment.hand_over(path, scratch).map_err(|error| {
                 EnvError::io(format!("cannot prepare {} for the installer", path.display()), error)
             })
         };
-        let build_dir = dir.path().to_path_buf();
+        let build_dir = absolute(dir.path().to_path_buf());
         hand_over(&build_dir, true)?;
         hand_over(&uv_cache, false)?;
         let job = Job { build_dir: &build_dir, uv_cache: &uv_cache, host_env: self.host_env() };
