@@ -184,8 +184,8 @@ pub fn bwrap_args(mounts: &Mounts, drop_caps: bool) -> Vec<OsString> {
     }
     // What is readable needs a bind only where a tmpfs hides it; what is
     // writable always does (the root is read-only).
-    let mut binds: Vec<(&PathBuf, bool)> = mounts
-        .read
+    let read = minimal(mounts.read.clone());
+    let mut binds: Vec<(&PathBuf, bool)> = read
         .iter()
         .filter(|p| hidden.iter().any(|h| p.starts_with(h)))
         .map(|p| (p, false))
@@ -624,7 +624,7 @@ mod tests {
     fn bubblewrap_hides_homes_and_binds_back_only_what_uv_needs() {
         let mounts = Mounts {
             hidden: vec!["/root".into(), "/tmp".into(), "/root/.cache".into()],
-            read: vec!["/root/.pyenv/versions/3.11.7".into(), "/usr".into()],
+            read: vec!["/root/.pyenv/versions/3.11.7".into(), "/usr".into(), "/root/.pyenv/versions/3.11.7/bin".into()],
             write: vec!["/root/.cache/runnable/envs/.build-x".into(), "/root/.cache/runnable/uv".into(), "/srv/cache/uv".into()],
             chdir: "/root/.cache/runnable/envs/.build-x".into(),
         };
