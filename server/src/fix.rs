@@ -246,7 +246,10 @@ impl Engine {
             containment: Some(pool.containment()).map(|mut c| {
                 // Installing: say so when the installer lacks a layer too.
                 if let Some(note) = opts.install.then(|| self.envs.installer_containment().note).flatten() {
-                    c.note = Some(c.note.map_or(note.clone(), |n| format!("{n}; {note}")));
+                    c.note = Some(match c.note {
+                        Some(n) => format!("{n}; {note}"),
+                        None => note,
+                    });
                 }
                 c
             }),
