@@ -52,6 +52,9 @@ pub struct FixOptions {
     /// 1-based inclusive line range of the file that is the fragment.
     pub lines: Option<(u32, u32)>,
     pub install: bool,
+    /// Distributions that may be built from a source archive when no wheel
+    /// fits (`--allow-build`); building runs their code, contained.
+    pub allow_builds: BTreeSet<String>,
     pub budget: Duration,
     pub max_runs: usize,
     /// Let programs reach the network (a re-run the user allowed after a
@@ -61,7 +64,7 @@ pub struct FixOptions {
 
 impl Default for FixOptions {
     fn default() -> Self {
-        FixOptions { lines: None, install: false, budget: Duration::from_secs(20), max_runs: 100, allow_network: false }
+        FixOptions { lines: None, install: false, allow_builds: BTreeSet::new(), budget: Duration::from_secs(20), max_runs: 100, allow_network: false }
     }
 }
 
@@ -127,7 +130,7 @@ impl Engine {
             analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()).map(|i| i.module.clone()).collect();
         modules.extend(proposer.initial(&ctx).imported_modules());
         let plan = env::plan_imports(&modules, &self.stdlib);
-        let environment = self.envs.prepare(&plan.distributions, opts.install)?;
+        let environment = self.envs.prepare_allowing(&plan.distributions, &[], opts.install, &opts.allow_builds)?;
         let mut chosen = self.search_in(environment, &fragment, &analysis, opts.budget, opts, progress)?;
         let mut executions = chosen.executions;
         let mut distributions = plan.distributions.clone();
@@ -149,7 +152,7 @@ impl Engine {
             }
             let mut with = distributions.clone();
             with.insert(dep.distribution);
-            match self.envs.prepare(&with, true) {
+            match self.envs.prepare_allowing(&with, &[], true, &opts.allow_builds) {
                 Ok(fuller) if fuller.missing.is_empty() => {
                     let searched = self.search_in(fuller, &fragment, &analysis, later_budget(), opts, progress)?;
                     executions += searched.executions;
@@ -182,7 +185,7 @@ impl Engine {
                 legacy_covered: None,
                 error: None,
             };
-            match self.envs.prepare_constrained(&distributions, &legacy_plan.constraints, true) {
+            match self.envs.prepare_allowing(&distributions, &legacy_plan.constraints, true, &opts.allow_builds) {
                 Ok(older) if older.missing.is_empty() => {
                     let versions = env::installed_versions(&older.venv);
                     let searched = self.search_in(older, &fragment, &analysis, later_budget(), opts, progress)?;
@@ -253,7 +256,16 @@ impl Engine {
             legacy,
             optional,
             wrapped: best.program.wrapped,
-            containment: Some(containment),
+            containment: Some(containment).map(|mut c| {
+                // Installing: say so when the installer lacks a layer too.
+                if let Some(note) = opts.install.then(|| self.envs.installer_containment().note).flatten() {
+                    c.note = Some(match c.note {
+                        Some(n) => format!("{n}; {note}"),
+                        None => note,
+                    });
+                }
+                c
+            }),
             denied,
             notes: dropped,
             stdout: best.outcome.stdout.clone(),
@@ -282,7 +294,12 @@ impl Engine {
         if progress.cancelled() || !searched.environment.missing.is_empty() || searched.result.best.outcome.status == RunStatus::Completed {
             return None;
         }
-        searched.library_errors.iter().find_map(|e| env::optional_dependency(e, distributions, &self.stdlib))
+        // Only an error whose frame is a real file of the venv's site-packages
+        // counts: the run's own word for where it was raised is forgeable.
+        searched.library_errors.iter().find_map(|e| {
+            let frame = searched.environment.site_relative(e.raised_file.as_deref()?)?;
+            env::optional_dependency(e, &frame, distributions, &self.stdlib)
+        })
     }
 
     /// The older environment to try, when the search in the newest one

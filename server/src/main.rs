@@ -76,6 +76,10 @@ struct Common {
     /// Install the packages the fragment imports (into a cached venv).
     #[arg(long)]
     install: bool,
+    /// Allow NAME to be built from its source archive when it has no wheel
+    /// (building runs its code, in the installer's sandbox). Repeatable.
+    #[arg(long = "allow-build", value_name = "NAME")]
+    allow_build: Vec<String>,
     /// Time budget per fragment, in seconds.
     #[arg(long, default_value_t = 20)]
     budget_seconds: u64,
@@ -108,7 +112,13 @@ fn engine(common: &Common, warm: bool, workers: usize) -> Result<Engine> {
 }
 
 fn fix_options(common: &Common, lines: Option<(u32, u32)>) -> FixOptions {
-    FixOptions { lines, install: common.install, budget: Duration::from_secs(common.budget_seconds.max(1)), ..FixOptions::default() }
+    FixOptions {
+        lines,
+        install: common.install,
+        allow_builds: common.allow_build.iter().cloned().collect(),
+        budget: Duration::from_secs(common.budget_seconds.max(1)),
+        ..FixOptions::default()
+    }
 }
 
 fn main() -> ExitCode {

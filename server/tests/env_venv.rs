@@ -314,3 +314,274 @@ fn the_default_cache_is_the_user_cache_dir() {
         assert_eq!(manager.cache_dir(), user_cache.join("runnable"));
     }
 }
+
+// ------------------------------------------------------------ a hostile build
+//
+// A local source archive whose setup.py records what its build code can see
+// and do: its environment, uid and home, and whether it could write outside
+// the venv. It leaves a marker in uv's cache (the one place outside the venv
+// it may write), so a test can tell whether its code ran at all.
+
+const CANARY: &str = "runnable-f8-canary";
+const PARENT: &str = "runnable-f8-parent";
+const MARKER_FILE: &str = "runnable-f8-canary-ran";
+
+/// Whether a test that needs PyPI (uv's build backends come from it) can
+/// run; under `CI=true` (or `RUNNABLE_REQUIRE_PRECONDITIONS=1`) a missing PyPI or
+/// bubblewrap fails the test instead of skipping it.
+fn required() -> bool {
+    ["CI", "RUNNABLE_REQUIRE_PRECONDITIONS"]
+        .iter()
+        .any(|v| std::env::var(v).is_ok_and(|x| x == "true" || x == "1"))
+}
+
+fn pypi_reachable() -> bool {
+    use std::net::{TcpStream, ToSocketAddrs};
+    let reachable = ("pypi.org", 443)
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut addrs| addrs.next())
+        .is_some_and(|addr| TcpStream::connect_timeout(&addr, Duration::from_secs(5)).is_ok());
+    if !reachable {
+        assert!(!required(), "PyPI is not reachable and CI requires this test to run");
+        eprintln!("note: PyPI is not reachable: skipped");
+    }
+    reachable
+}
+
+/// The folders and files the hostile build targets, outside the venv.
+struct Canary {
+    _root: tempfile::TempDir,
+    links: PathBuf,
+    outside: PathBuf,
+    secret: PathBuf,
+    in_home: Vec<PathBuf>,
+}
+
+impl Canary {
+    fn new() -> Canary {
+        let root = tempfile::tempdir().unwrap();
+        let links = root.path().join("links");
+        let outside = root.path().join("outside");
+        std::fs::create_dir_all(&links).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        let secret = root.path().join("secret.txt");
+        std::fs::write(&secret, "canary-secret-file").unwrap();
+        let tag = format!("runnable-f8-canary-{}", std::process::id());
+        let mut homes: Vec<PathBuf> = vec![PathBuf::from("/root")];
+        homes.extend(dirs::home_dir());
+        homes.dedup();
+        let in_home = homes.iter().map(|h| h.join(&tag)).collect();
+        let canary = Canary { _root: root, links, outside, secret, in_home };
+        canary.write_packages();
+        canary
+    }
+
+    fn setup_py(&self) -> String {
+        let writes: Vec<String> = self.in_home.iter().chain([&self.outside.join("planted")]).map(|p| p.display().to_string()).collect();
+        format!(
+            r#"import json, os
+report = {{"env": dict(os.environ), "uid": os.getuid(), "home": os.path.expanduser("~"), "writes": {{}}, "reads": {{}}}}
+for target in {writes:?}:
+    try:
+        with open(target, "w") as f:
+            f.write("planted")
+        report["writes"][target] = "written"
+    except OSError as e:
+        report["writes"][target] = repr(e)
+for target in [{secret:?}, "/etc/shadow"]:
+    try:
+        with open(target) as f:
+            report["reads"][target] = f.read()
+    except OSError as e:
+        report["reads"][target] = "denied: " + repr(e)
+cache = os.environ.get("UV_CACHE_DIR")
+if cache:
+    open(os.path.join(cache, {marker:?}), "w").write("ran")
+with open(os.path.join("canary_pkg", "report.json"), "w") as f:
+    json.dump(report, f)
+from setuptools import setup
+setup(name={name:?}, version="1.0", packages=["canary_pkg"], package_data={{"canary_pkg": ["report.json"]}})
+"#,
+            secret = self.secret.display().to_string(),
+            marker = MARKER_FILE,
+            name = CANARY,
+        )
+    }
+
+    /// `runnable_f8_canary-1.0.tar.gz` (source only) and a pure wheel of
+    /// `runnable-f8-parent` that depends on it, written with Python's own
+    /// tarfile/zipfile (no build code runs here).
+    fn write_packages(&self) {
+        let script = r#"import io, sys, tarfile, zipfile
+links, setup_py = sys.argv[1], sys.argv[2]
+def add(t, name, text):
+    data = text.encode()
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    info.mode = 0o644
+    t.addfile(info, io.BytesIO(data))
+with tarfile.open(links + "/runnable_f8_canary-1.0.tar.gz", "w:gz") as t:
+    add(t, "runnable_f8_canary-1.0/PKG-INFO", "Metadata-Version: 2.1\nName: runnable-f8-canary\nVersion: 1.0\n")
+    add(t, "runnable_f8_canary-1.0/setup.py", open(setup_py).read())
+    add(t, "runnable_f8_canary-1.0/canary_pkg/__init__.py", "")
+with zipfile.ZipFile(links + "/runnable_f8_parent-1.0-py3-none-any.whl", "w") as z:
+    z.writestr("runnable_f8_parent/__init__.py", "")
+    z.writestr("runnable_f8_parent-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: runnable-f8-parent\nVersion: 1.0\nRequires-Dist: runnable-f8-canary\n")
+    z.writestr("runnable_f8_parent-1.0.dist-info/WHEEL", "Wheel-Version: 1.0\nGenerator: runnable-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+    z.writestr("runnable_f8_parent-1.0.dist-info/RECORD", "")
+"#;
+        let setup_py = self.links.parent().unwrap().join("setup.py");
+        std::fs::write(&setup_py, self.setup_py()).unwrap();
+        let out = Command::new("python3").args(["-c", script]).arg(&self.links).arg(&setup_py).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    /// The host environment uv is given: ours, two planted tokens, and the
+    /// local folder of packages.
+    fn host_env(&self) -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+        let mut vars: Vec<_> = std::env::vars_os().filter(|(k, _)| k != "UV_FIND_LINKS").collect();
+        for (k, v) in [("RUNNABLE_CANARY_TOKEN", "canary-token-4711"), ("GITHUB_TOKEN", "ghp_canary4711")] {
+            vars.push((k.into(), v.into()));
+        }
+        vars.push(("UV_FIND_LINKS".into(), self.links.clone().into()));
+        vars
+    }
+
+    fn nothing_planted(&self) {
+        for path in self.in_home.iter().chain([&self.outside.join("planted")]) {
+            assert!(!path.exists(), "the build wrote {}", path.display());
+        }
+    }
+}
+
+impl Drop for Canary {
+    fn drop(&mut self) {
+        for path in &self.in_home {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+fn markers(cache: &Path) -> Vec<PathBuf> {
+    ["uv", "uv-builds"].iter().map(|d| cache.join(d).join(MARKER_FILE)).filter(|p| p.exists()).collect()
+}
+
+#[test]
+fn a_source_only_package_is_refused_and_its_code_never_runs() {
+    if !pypi_reachable() {
+        return;
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let canary = Canary::new();
+    let manager = manager(cache.path()).with_host_env(canary.host_env());
+
+    let env = manager.prepare(&set(&[CANARY]), true).unwrap();
+    assert!(env.installed.is_empty(), "{env:?}");
+    assert_eq!(env.missing, [CANARY]);
+    assert_eq!(
+        env.failed,
+        [(CANARY.to_string(), format!("only a source distribution is available; building it runs its code: allow it with --allow-build {CANARY}"))]
+    );
+    // Also when it comes in as the dependency of a wheel.
+    let env = manager.prepare(&set(&[PARENT]), true).unwrap();
+    assert_eq!(env.missing, [PARENT], "{env:?}");
+    assert!(env.failed[0].1.contains(&format!("for its dependency {CANARY}")), "{:?}", env.failed);
+    assert!(env.failed[0].1.contains(&format!("--allow-build {CANARY}")), "{:?}", env.failed);
+
+    assert!(markers(cache.path()).is_empty(), "the build code ran");
+    canary.nothing_planted();
+}
+
+#[test]
+fn an_allowed_build_runs_contained_and_its_venv_is_not_reused_without_the_permission() {
+    if !pypi_reachable() {
+        return;
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let canary = Canary::new();
+    let manager = manager(cache.path()).with_host_env(canary.host_env());
+    let contained = manager.installer_containment();
+    eprintln!("installer containment: {contained:?}");
+    if !contained.bubblewrap {
+        assert!(!required(), "bubblewrap is not usable and CI requires the contained installer: {contained:?}");
+        eprintln!("note: no bubblewrap: only the environment is checked");
+    }
+
+    let builds = set(&[CANARY]);
+    let env = manager.prepare_allowing(&set(&[PARENT]), &[], true, &builds).unwrap();
+    assert!(env.missing.is_empty(), "{env:?}");
+    assert_ne!(env.key, manager.env_key(&set(&[PARENT])), "a build-allowed venv has its own key");
+    let report = python(&env, "import canary_pkg, os; print(open(os.path.join(os.path.dirname(canary_pkg.__file__), 'report.json')).read())").unwrap();
+    assert_eq!(markers(cache.path()), [cache.path().join("uv-builds").join(MARKER_FILE)], "the build ran, with the builds' own cache");
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    eprintln!("build saw: uid {} home {} writes {} reads {} env {:?}", report["uid"], report["home"], report["writes"], report["reads"], report["env"].as_object().unwrap().keys().collect::<Vec<_>>());
+
+    // No secret reached the build, by name or by value.
+    let env_seen = report["env"].as_object().unwrap();
+    for name in env_seen.keys() {
+        assert!(!runnable::env::is_secret_name(name), "{name} reached the build");
+    }
+    let text = report.to_string();
+    assert!(!text.contains("canary-token-4711") && !text.contains("ghp_canary4711"), "{text}");
+    // Its home is an empty folder of the build, not the user's.
+    let home = report["home"].as_str().unwrap();
+    let real_home = dirs::home_dir().unwrap();
+    assert!(Path::new(home) != real_home && home != "/root", "HOME {home}");
+    assert!(home.contains("/.build-"), "HOME {home}");
+    if contained.bubblewrap {
+        // Nothing outside the venv (and uv's cache) was writable or readable.
+        for (target, result) in report["writes"].as_object().unwrap() {
+            assert_ne!(result, "written", "{target}");
+        }
+        assert!(report["reads"][canary.secret.display().to_string()].as_str().unwrap().starts_with("denied"), "{}", report["reads"]);
+    }
+    if let Some(uid) = contained.unprivileged_uid {
+        assert_eq!(report["uid"], uid, "{}", report["uid"]);
+        assert!(report["reads"]["/etc/shadow"].as_str().unwrap().starts_with("denied"), "{}", report["reads"]);
+        // The finished venv is ours again: a later install cannot change it.
+        use std::os::unix::fs::MetadataExt;
+        let me = unsafe { libc::geteuid() };
+        assert_eq!(std::fs::metadata(&env.python).unwrap().uid(), me);
+    }
+    canary.nothing_planted();
+
+    // Without the permission, the same set is not served from that venv.
+    let wheels_only = manager.prepare(&set(&[PARENT]), true).unwrap();
+    assert_ne!(wheels_only.venv, env.venv);
+    assert_eq!(wheels_only.missing, [PARENT], "{wheels_only:?}");
+}
+
+#[test]
+fn only_a_real_file_of_site_packages_counts_as_library_code() {
+    let cache = tempfile::tempdir().unwrap();
+    let manager = manager(cache.path());
+    let env = manager.prepare(&BTreeSet::new(), false).unwrap();
+    let site = python(&env, "import sysconfig; print(sysconfig.get_paths()['purelib'])").unwrap();
+    let site = PathBuf::from(site);
+    std::fs::create_dir_all(site.join("pandas")).unwrap();
+    let real = site.join("pandas").join("_optional.py");
+    std::fs::write(&real, "").unwrap();
+    assert_eq!(env.site_relative(real.to_str().unwrap()), Some(PathBuf::from("pandas/_optional.py")));
+    // Named by a path that leaves and re-enters the venv: still that file.
+    let detour = format!("{}/../site-packages/pandas/_optional.py", site.display());
+    assert_eq!(env.site_relative(&detour), Some(PathBuf::from("pandas/_optional.py")));
+
+    // What a fragment may claim instead: a made-up file, a file elsewhere,
+    // a symlink in site-packages that leads out, the folder itself.
+    let outside = tempfile::tempdir().unwrap();
+    let elsewhere = outside.path().join("pandas").join("_optional.py");
+    std::fs::create_dir_all(elsewhere.parent().unwrap()).unwrap();
+    std::fs::write(&elsewhere, "").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, site.join("pandas").join("link.py")).unwrap();
+    for claim in [
+        site.join("pandas").join("missing.py").display().to_string(),
+        elsewhere.display().to_string(),
+        site.join("pandas").join("link.py").display().to_string(),
+        site.join("pandas").display().to_string(),
+        "pandas/_optional.py".to_string(),
+        "<string>".to_string(),
+    ] {
+        assert_eq!(env.site_relative(&claim), None, "{claim}");
+    }
+}

@@ -22,10 +22,13 @@ fn where_an_exception_comes_from() {
 
     let e = raised(&pool, "import json\njson.loads('{')\n");
     assert_eq!(e.raised_in.as_deref(), Some("json.decoder"));
+    // And its file, which the host checks before it believes the module name.
+    assert!(e.raised_file.as_deref().is_some_and(|f| f.ends_with("json/decoder.py")), "{:?}", e.raised_file);
 
     let e = raised(&pool, "import collections\ncollections.OrderedDict().iteritems()\n");
     assert_eq!(e.origin.as_deref(), Some("collections"));
     assert_eq!(e.raised_in, None, "raised in the program's frame");
+    assert_eq!(e.raised_file, None);
 
     let e = raised(&pool, "import os\nos.getcwdu()\n");
     assert_eq!(e.origin.as_deref(), Some("os"), "a module's missing attribute");

@@ -64,7 +64,7 @@ impl Drop for Canary {
 
 /// Whether bubblewrap can create a sandbox with its own network namespace
 /// here. When it cannot, a test that needs it is skipped with a note, but
-/// under `CI=true` (or `RUNNABLE_REQUIRE_SANDBOX=1`) it fails: a green CI
+/// under `CI=true` (or `RUNNABLE_REQUIRE_PRECONDITIONS=1`) it fails: a green CI
 /// has to mean the sandbox was tested.
 pub fn sandbox_or_skip(test: &str) -> bool {
     let works = Command::new("bwrap")
@@ -77,7 +77,7 @@ pub fn sandbox_or_skip(test: &str) -> bool {
     if works {
         return true;
     }
-    let required = std::env::var("CI").as_deref() == Ok("true") || std::env::var("RUNNABLE_REQUIRE_SANDBOX").as_deref() == Ok("1");
+    let required = super::precondition::required();
     assert!(!required, "{test}: bubblewrap cannot create a sandbox here, and CI=true requires it");
     eprintln!("note: {test} skipped: bubblewrap cannot create a sandbox here");
     false

@@ -8,6 +8,7 @@ export const SERVER_SETTINGS = [
   'cacheDir',
   'installPolicy',
   'runPolicy',
+  'allowBuilds',
   'budgetSeconds',
   'resourceDir',
   'hints.coverage',

@@ -16,7 +16,10 @@
 //!   a library's newest release, and which older versions to try instead.
 //! * [`optional_dependency`]: pure decision whether a library's error asks
 //!   for a distribution it imports only on demand (`df.style` → Jinja2).
+//! * `contain`: how `uv` runs: a scrubbed environment, bubblewrap, an
+//!   unprivileged uid as root ([`InstallerContainment`] says which).
 
+mod contain;
 mod error;
 mod legacy;
 mod optional;
@@ -26,6 +29,7 @@ mod stdlib;
 mod toolchain;
 mod venv;
 
+pub use contain::{is_secret_name, InstallerContainment, INSTALLER_UID};
 pub use error::EnvError;
 pub use legacy::{plan_legacy, LegacyPlan};
 pub use optional::{optional_dependency, OptionalDependency};

@@ -6,10 +6,17 @@
 //! few phrasings. When it is raised inside a library of the knowledge table
 //! and names a distribution that table knows, that distribution is worth
 //! adding to the environment (only with `--install`, like every install).
+//!
+//! "Raised inside a library" is not the run's word for it (the fragment can
+//! raise that message itself and name any module): the innermost frame's
+//! file must be a real file of the venv's site-packages (checked by
+//! [`crate::env::Environment::site_relative`]) inside the top-level package
+//! of the module the run names.
 
 use crate::exec::ExceptionInfo;
 use crate::knowledge::{self, normalize_distribution};
 use std::collections::BTreeSet;
+use std::path::Path;
 
 /// A distribution to add, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,11 +44,13 @@ const TRAILING: &[&str] = &[" not found, please install it", " is required for",
 
 /// The distribution `exception` asks for, when a library (not the program)
 /// raised it, the table knows the name, and the environment (holding
-/// `distributions`) lacks it.
-pub fn optional_dependency(exception: &ExceptionInfo, distributions: &BTreeSet<String>, stdlib: &BTreeSet<String>) -> Option<OptionalDependency> {
+/// `distributions`) lacks it. `frame` is the raising frame's file relative
+/// to the venv's site-packages (`pandas/compat/_optional.py`): it must lie
+/// in the top-level package of the module the run says raised it.
+pub fn optional_dependency(exception: &ExceptionInfo, frame: &Path, distributions: &BTreeSet<String>, stdlib: &BTreeSet<String>) -> Option<OptionalDependency> {
     let raised_in = exception.raised_in.as_deref()?;
     let top = raised_in.split('.').next().unwrap_or(raised_in);
-    if top == "__main__" || stdlib.contains(top) {
+    if top == "__main__" || stdlib.contains(top) || frame_package(frame) != Some(top) {
         return None;
     }
     let library = knowledge::distribution_for(raised_in)?;
@@ -70,6 +79,21 @@ pub fn optional_dependency(exception: &ExceptionInfo, distributions: &BTreeSet<S
             reason: format!("{}: {first_line}", exception.type_name),
         })
     })
+}
+
+/// The top-level module a file of site-packages belongs to: its first
+/// component without extension (`pandas/core/frame.py` -> `pandas`,
+/// `six.py` -> `six`, `_cffi_backend.cpython-311-x86_64-linux-gnu.so` ->
+/// `_cffi_backend`).
+fn frame_package(frame: &Path) -> Option<&str> {
+    let mut components = frame.components();
+    let first = match components.next()? {
+        std::path::Component::Normal(name) => name.to_str()?,
+        _ => return None,
+    };
+    let is_file = components.next().is_none();
+    let name = if is_file { first.split('.').next()? } else { first };
+    (!name.is_empty()).then_some(name)
 }
 
 /// The distribution `name` stands for: an import path (`jinja2`,
@@ -107,10 +131,31 @@ mod tests {
         ExceptionInfo { type_name: type_name.into(), message: message.into(), raised_in: raised_in.map(String::from), ..Default::default() }
     }
 
+    /// Asked from the file of the module that raised it.
     fn ask(e: &ExceptionInfo, env: &[&str]) -> Option<String> {
+        let file = e.raised_in.as_deref().map(|m| m.replace('.', "/") + ".py").unwrap_or_default();
+        ask_from(e, &file, env)
+    }
+
+    fn ask_from(e: &ExceptionInfo, frame: &str, env: &[&str]) -> Option<String> {
         let stdlib: BTreeSet<String> = ["os", "importlib"].into_iter().map(String::from).collect();
         let dists: BTreeSet<String> = env.iter().map(|s| s.to_string()).collect();
-        optional_dependency(e, &dists, &stdlib).map(|d| d.distribution)
+        optional_dependency(e, Path::new(frame), &dists, &stdlib).map(|d| d.distribution)
+    }
+
+    #[test]
+    fn the_raising_file_must_be_the_named_librarys() {
+        let forged = exc("ImportError", "Missing optional dependency 'openpyxl'.", Some("pandas.compat._optional"));
+        assert_eq!(ask_from(&forged, "pandas/compat/_optional.py", &["pandas"]).as_deref(), Some("openpyxl"));
+        // A module name that the file does not back up asks for nothing.
+        assert_eq!(ask_from(&forged, "numpy/core/_methods.py", &["pandas"]), None);
+        assert_eq!(ask_from(&forged, "pandas_fake.py", &["pandas"]), None);
+        assert_eq!(ask_from(&forged, "", &["pandas"]), None);
+        assert_eq!(ask_from(&forged, "../pandas/x.py", &["pandas"]), None);
+        // Single-module distributions and extension modules are files at the top.
+        let six = exc("ImportError", "Missing optional dependency 'openpyxl'.", Some("six"));
+        assert_eq!(ask_from(&six, "six.py", &["six"]).as_deref(), Some("openpyxl"));
+        assert_eq!(frame_package(Path::new("_cffi_backend.cpython-311-x86_64-linux-gnu.so")), Some("_cffi_backend"));
     }
 
     #[test]

@@ -10,7 +10,14 @@
 //! * `<key>.lock` — held while a process builds that key.
 //! * `<key>.outcome.json` — for a requested set that only partly installed:
 //!   which venv holds the part that did, and why the rest failed.
+//!
+//! uv runs contained (`contain.rs`): scrubbed environment, bubblewrap, an
+//! unprivileged uid as root. Installs are wheels only, except for the
+//! distributions the caller allows to be built from source; that set is part
+//! of the key, so a venv in which build code ran is never reused for a
+//! wheels-only request (nor the other way round).
 
+use super::contain::{self, Containment, InstallerContainment, Job};
 use super::error::EnvError;
 use super::process::{self, RunError};
 use super::stdlib::{self, hex};
@@ -19,9 +26,11 @@ use crate::knowledge::{is_valid_distribution_name, normalize_distribution, requi
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// Creating an empty venv takes well under a second; this is for a machine
@@ -67,11 +76,32 @@ pub struct Environment {
     pub failed: Vec<(String, String)>,
 }
 
+impl Environment {
+    /// `file` relative to the venv's site-packages, when it really is a file
+    /// there (resolved: no `..` and no symlink leads out): whatever a run
+    /// reports about a path, this is what the host checks.
+    pub fn site_relative(&self, file: &str) -> Option<PathBuf> {
+        let file = std::fs::canonicalize(file).ok()?;
+        if !file.is_file() {
+            return None;
+        }
+        site_dirs(&self.venv)
+            .into_iter()
+            .filter_map(|dir| std::fs::canonicalize(dir).ok())
+            .find_map(|dir| file.strip_prefix(&dir).ok().map(Path::to_path_buf))
+    }
+}
+
 /// Builds and reuses venvs for one base interpreter.
 #[derive(Debug, Clone)]
 pub struct EnvManager {
     toolchain: Toolchain,
     cache_dir: PathBuf,
+    /// How uv is contained on this machine, found out at the first build.
+    containment: Arc<OnceLock<Containment>>,
+    /// Where uv's allowed variables come from (None: this process's
+    /// environment, read at each command).
+    host_env: Option<Arc<Vec<(OsString, OsString)>>>,
 }
 
 /// What happened to a requested set that only partly installed.
@@ -90,6 +120,9 @@ struct Marker {
     distributions: Vec<String>,
     #[serde(default)]
     constraints: Vec<String>,
+    /// Distributions that were allowed to be built from source.
+    #[serde(default)]
+    builds: Vec<String>,
     created_unix: u64,
 }
 
@@ -112,6 +145,44 @@ impl EnvManager {
         EnvManager {
             toolchain,
             cache_dir,
+            containment: Arc::new(OnceLock::new()),
+            host_env: None,
+        }
+    }
+
+    /// Take uv's allowed variables (see `contain::PASSED`) from `vars`
+    /// instead of this process's environment.
+    pub fn with_host_env(mut self, vars: Vec<(OsString, OsString)>) -> Self {
+        self.host_env = Some(Arc::new(vars));
+        self
+    }
+
+    /// How the installer is contained here (bubblewrap, uid, what is missing).
+    pub fn installer_containment(&self) -> InstallerContainment {
+        self.containment_plan().map(Containment::report).unwrap_or(InstallerContainment {
+            bubblewrap: false,
+            unprivileged_uid: None,
+            note: Some("`uv` was not found: nothing can be installed".into()),
+        })
+    }
+
+    fn containment_plan(&self) -> Option<&Containment> {
+        let uv = self.toolchain.uv.as_deref()?;
+        Some(self.containment.get_or_init(|| {
+            let home = self
+                .host_env()
+                .into_iter()
+                .find(|(name, _)| name == "HOME")
+                .map(|(_, value)| PathBuf::from(value))
+                .or_else(dirs::home_dir);
+            Containment::probe(&self.toolchain, uv, &self.cache_dir, home)
+        }))
+    }
+
+    fn host_env(&self) -> Vec<(OsString, OsString)> {
+        match &self.host_env {
+            Some(vars) => vars.as_ref().clone(),
+            None => std::env::vars_os().collect(),
         }
     }
 
@@ -141,7 +212,7 @@ impl EnvManager {
             .iter()
             .map(|name| normalize_distribution(name))
             .collect();
-        self.key_of(names.iter(), constraints)
+        self.key_of(names.iter(), constraints, &BTreeSet::new())
     }
 
     /// A venv with as many of `distributions` as possible.
@@ -175,6 +246,27 @@ impl EnvManager {
         constraints: &[String],
         install: bool,
     ) -> Result<Environment, EnvError> {
+        self.prepare_allowing(distributions, constraints, install, &BTreeSet::new())
+    }
+
+    /// Like [`EnvManager::prepare_constrained`], allowing the distributions
+    /// of `builds` (and only those, as requested or as dependencies) to be
+    /// built from a source archive when no wheel fits. Building runs the
+    /// archive's code, contained like uv itself. The set is part of the key.
+    pub fn prepare_allowing(
+        &self,
+        distributions: &BTreeSet<String>,
+        constraints: &[String],
+        install: bool,
+        builds: &BTreeSet<String>,
+    ) -> Result<Environment, EnvError> {
+        let builds: BTreeSet<String> = builds
+            .iter()
+            .map(|name| name.trim())
+            .filter(|name| is_valid_distribution_name(name))
+            .map(normalize_distribution)
+            .collect();
+        let builds = &builds;
         let mut constraints: Vec<String> = constraints
             .iter()
             .map(|c| c.trim().to_string())
@@ -183,7 +275,7 @@ impl EnvManager {
         constraints.sort();
         constraints.dedup();
         let constraints = &constraints[..];
-        let uv = self.toolchain.uv.clone().ok_or(EnvError::UvNotFound)?;
+        self.toolchain.uv.as_ref().ok_or(EnvError::UvNotFound)?;
         let envs = self.envs_dir();
         std::fs::create_dir_all(&envs).map_err(|error| {
             EnvError::io(
@@ -210,18 +302,18 @@ impl EnvManager {
             }
         }
         let wanted: Vec<String> = requested.values().cloned().collect();
-        let key = self.key_of(requested.keys(), constraints);
+        let key = self.key_of(requested.keys(), constraints, builds);
 
         let mut env = if let Some(env) = self.reuse(&key, &wanted, constraints, install) {
             env
         } else if !install {
-            self.empty_env(&uv, &wanted)?
+            self.empty_env(&wanted)?
         } else {
             let _lock = self.lock(&key)?;
             // Another process may have finished it while we waited.
             match self.reuse(&key, &wanted, constraints, install) {
                 Some(env) => env,
-                None => self.install(&uv, &key, &wanted, constraints)?,
+                None => self.install(&key, &wanted, constraints, builds)?,
             }
         };
         for (name, reason) in refused {
@@ -258,26 +350,26 @@ impl EnvManager {
     }
 
     /// The empty venv, standing in for `wanted` when installing is not allowed.
-    fn empty_env(&self, uv: &Path, wanted: &[String]) -> Result<Environment, EnvError> {
-        let key = self.key_of(std::iter::empty::<&String>(), &[]);
+    fn empty_env(&self, wanted: &[String]) -> Result<Environment, EnvError> {
+        let key = self.key_of(std::iter::empty::<&String>(), &[], &BTreeSet::new());
         if !self.is_complete(&key) {
             let _lock = self.lock(&key)?;
             if !self.is_complete(&key) {
-                let build = self.build(uv, &[], &[])?;
-                self.finish(build, &key, &[])?;
+                let build = self.build(&[], &[], &BTreeSet::new())?;
+                self.finish(build, &key, &[], &BTreeSet::new())?;
             }
         }
         Ok(self.environment(&key, Vec::new(), &[], wanted.to_vec(), Vec::new()))
     }
 
     /// Build `wanted` (the caller holds the lock of `key`, its set's key).
-    fn install(&self, uv: &Path, key: &str, wanted: &[String], constraints: &[String]) -> Result<Environment, EnvError> {
-        let build = self.build(uv, wanted, constraints)?;
+    fn install(&self, key: &str, wanted: &[String], constraints: &[String], builds: &BTreeSet<String>) -> Result<Environment, EnvError> {
+        let build = self.build(wanted, constraints, builds)?;
         let installed = build.installed.clone();
         let failed = build.failed.clone();
-        let actual = self.key_of(installed.iter().map(|name| normalize_distribution(name)), constraints);
+        let actual = self.key_of(installed.iter().map(|name| normalize_distribution(name)), constraints, builds);
         if actual == key {
-            self.finish(build, key, constraints)?;
+            self.finish(build, key, constraints, builds)?;
             return Ok(self.environment(key, installed, constraints, Vec::new(), Vec::new()));
         }
         // Only part installed: the venv belongs under the key of that part.
@@ -286,7 +378,7 @@ impl EnvManager {
         {
             let _lock = self.lock(&actual)?;
             if !self.is_complete(&actual) {
-                self.finish(build, &actual, constraints)?;
+                self.finish(build, &actual, constraints, builds)?;
             }
         }
         let outcome = Outcome {
@@ -306,7 +398,7 @@ impl EnvManager {
 
     /// Create a venv in a fresh build directory and install `wanted` into it:
     /// all at once, else one by one.
-    fn build(&self, uv: &Path, wanted: &[String], constraints: &[String]) -> Result<Build, EnvError> {
+    fn build(&self, wanted: &[String], constraints: &[String], builds: &BTreeSet<String>) -> Result<Build, EnvError> {
         let envs = self.envs_dir();
         let dir = tempfile::Builder::new()
             .prefix(BUILD_PREFIX)
@@ -317,21 +409,30 @@ impl EnvManager {
                     error,
                 )
             })?;
-        let venv = dir.path().join("venv");
-        let mut command = self.uv_command(uv);
-        command
-            .args([
-                "venv",
-                "--no-progress",
-                "--no-python-downloads",
-                "--relocatable",
-                "--python",
-            ])
-            .arg(&self.toolchain.python)
-            .arg(&venv);
+        let containment = self.containment_plan().ok_or(EnvError::UvNotFound)?;
+        // Absolute: uv runs in the build directory, and binds need real paths.
+        let absolute = |path: PathBuf| std::path::absolute(&path).unwrap_or(path);
+        let uv_cache = absolute(contain::uv_cache_dir(&self.cache_dir, !builds.is_empty()));
+        let hand_over = |path: &Path, scratch: bool| {
+            containment.hand_over(path, scratch).map_err(|error| {
+                EnvError::io(format!("cannot prepare {} for the installer", path.display()), error)
+            })
+        };
+        let build_dir = absolute(dir.path().to_path_buf());
+        hand_over(&build_dir, true)?;
+        hand_over(&uv_cache, false)?;
+        let job = Job { build_dir: &build_dir, uv_cache: &uv_cache, host_env: self.host_env() };
+        let venv = build_dir.join("venv");
+        let mut args: Vec<OsString> = ["venv", "--no-progress", "--no-python-downloads", "--relocatable", "--python"]
+            .map(OsString::from)
+            .to_vec();
+        args.push(self.toolchain.python.clone().into());
+        args.push(venv.clone().into());
+        let mut command = self.uv_command(containment, &job, &args);
         match self.run_uv(&mut command, VENV_TIMEOUT)? {
             Ok(()) => {}
-            Err(mut reason) => {
+            Err(failed) => {
+                let mut reason = failed.reason;
                 if reason.contains("unexpected argument") {
                     reason.push_str("; this uv is too old, upgrade it with `pip install -U uv`");
                 }
@@ -348,100 +449,112 @@ impl EnvManager {
             failed: Vec::new(),
         };
         if wanted.is_empty() {
+            self.take_back(containment, &build.venv)?;
             return Ok(build);
         }
         let constraints_file = if constraints.is_empty() {
             None
         } else {
-            let path = build._dir.path().join("constraints.txt");
+            let path = build_dir.join("constraints.txt");
             std::fs::write(&path, constraints.join("\n") + "\n").map_err(|error| {
                 EnvError::io(format!("cannot write {}", path.display()), error)
             })?;
             Some(path)
         };
-        let pins = Pins { file: constraints_file.as_deref(), constraints };
+        let pins = Pins { file: constraints_file.as_deref(), builds };
+        let install = Install { containment, job: &job, venv: &build.venv, pins: &pins, deadline: Instant::now() + INSTALL_BUDGET };
 
-        let deadline = Instant::now() + INSTALL_BUDGET;
-        match self.pip_install(uv, &build.venv, wanted, &pins, deadline)? {
-            Ok(()) => {
-                build.installed = wanted.to_vec();
-                return Ok(build);
-            }
-            Err(reason) if wanted.len() == 1 => {
-                build.failed.push((wanted[0].clone(), reason));
-                return Ok(build);
-            }
+        match self.pip_install(&install, wanted)? {
+            Ok(()) => build.installed = wanted.to_vec(),
+            Err(reason) if wanted.len() == 1 => build.failed.push((wanted[0].clone(), reason)),
             // One bad name fails the whole batch: find out which.
-            Err(_) => {}
-        }
-        for name in wanted {
-            match self.pip_install(uv, &build.venv, std::slice::from_ref(name), &pins, deadline)? {
-                Ok(()) => build.installed.push(name.clone()),
-                Err(reason) => build.failed.push((name.clone(), reason)),
+            Err(_) => {
+                for name in wanted {
+                    match self.pip_install(&install, std::slice::from_ref(name))? {
+                        Ok(()) => build.installed.push(name.clone()),
+                        Err(reason) => build.failed.push((name.clone(), reason)),
+                    }
+                }
             }
         }
+        self.take_back(containment, &build.venv)?;
         Ok(build)
     }
 
-    /// `uv pip install` into `venv`: `Ok(Ok(()))` on success, `Ok(Err(reason))`
-    /// when uv failed or ran out of time, `Err` when uv could not be run.
-    fn pip_install(
-        &self,
-        uv: &Path,
-        venv: &Path,
-        names: &[String],
-        pins: &Pins,
-        deadline: Instant,
-    ) -> Result<Result<(), String>, EnvError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Ok(Err(format!(
-                "not attempted: the {} s installation budget ran out",
-                INSTALL_BUDGET.as_secs()
-            )));
-        }
-        let mut command = self.uv_command(uv);
-        command
-            .args([
-                "pip",
-                "install",
-                "--no-progress",
-                "--no-python-downloads",
-                "--python",
-            ])
-            .arg(venv_python(venv));
-        if let Some(file) = pins.file {
-            command.arg("--constraint").arg(file);
-            for name in pins.constraints.iter().filter_map(|c| requirement_name(c)) {
-                command.arg("--only-binary").arg(name);
+    /// The venv's files become ours again (see `Containment::take_back`).
+    fn take_back(&self, containment: &Containment, venv: &Path) -> Result<(), EnvError> {
+        containment
+            .take_back(venv)
+            .map_err(|error| EnvError::io(format!("cannot take back {} from the installer", venv.display()), error))
+    }
+
+    /// `uv pip install` into the build's venv, wheels only except for the
+    /// allowed builds: `Ok(Ok(()))` on success, `Ok(Err(reason))` when uv
+    /// failed or ran out of time, `Err` when uv could not be run.
+    ///
+    /// uv has no "wheels only, but these may be built" switch: `--no-binary
+    /// NAME` on top of `--only-binary :all:` allows building NAME but also
+    /// refuses its wheels. So the first attempt is wheels only, and an
+    /// allowed distribution is built from source only once uv said it has
+    /// no usable wheel.
+    fn pip_install(&self, install: &Install, names: &[String]) -> Result<Result<(), String>, EnvError> {
+        let mut from_source: BTreeSet<String> = BTreeSet::new();
+        loop {
+            let left = install.deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(Err(format!(
+                    "not attempted: the {} s installation budget ran out",
+                    INSTALL_BUDGET.as_secs()
+                )));
             }
+            let args = pip_install_args(&venv_python(install.venv), install.pins.file, &from_source, names);
+            let mut command = self.uv_command(install.containment, install.job, &args);
+            let failed = match self.run_uv(&mut command, left.min(INSTALL_TIMEOUT))? {
+                Ok(()) => return Ok(Ok(())),
+                Err(failed) => failed,
+            };
+            let allowed: Vec<String> = failed
+                .source_only
+                .iter()
+                .filter(|name| install.pins.builds.contains(*name) && !from_source.contains(*name))
+                .cloned()
+                .collect();
+            if allowed.is_empty() {
+                let refused = failed.source_only.iter().find(|name| !install.pins.builds.contains(*name));
+                return Ok(Err(match refused {
+                    Some(name) => source_only_reason(name, names),
+                    None => failed.reason,
+                }));
+            }
+            from_source.extend(allowed);
         }
-        command.args(names);
-        self.run_uv(&mut command, left.min(INSTALL_TIMEOUT))
     }
 
-    fn uv_command(&self, uv: &Path) -> Command {
-        let mut command = Command::new(uv);
-        // A neutral working directory: a pyproject.toml or uv.toml in the
-        // user's current directory must not change how caches are built.
-        command.current_dir(self.envs_dir());
-        command
+    /// `uv <args>`, contained.
+    fn uv_command(&self, containment: &Containment, job: &Job, args: &[OsString]) -> Command {
+        // A neutral working directory (the build's): a pyproject.toml or
+        // uv.toml in the user's current directory must not change how caches
+        // are built.
+        containment.command(args, job)
     }
 
-    /// Run a uv command: `Ok(Err(reason))` for a failure or a timeout (a
+    /// Run a uv command: `Ok(Err(failure))` for a failure or a timeout (a
     /// short reason for a report), `Err` only when uv cannot be started.
     fn run_uv(
         &self,
         command: &mut Command,
         timeout: Duration,
-    ) -> Result<Result<(), String>, EnvError> {
+    ) -> Result<Result<(), Failed>, EnvError> {
         match process::run(command, timeout) {
             Ok(done) if done.status.success() => Ok(Ok(())),
-            Ok(done) => Ok(Err(short_reason(&done.stderr, &done.status.to_string()))),
-            Err(RunError::Timeout) => Ok(Err(format!(
-                "did not finish within {} s and was stopped",
-                timeout.as_secs()
-            ))),
+            Ok(done) => Ok(Err(Failed {
+                reason: short_reason(&done.stderr, &done.status.to_string()),
+                source_only: source_only(&done.stderr),
+            })),
+            Err(RunError::Timeout) => Ok(Err(Failed {
+                reason: format!("did not finish within {} s and was stopped", timeout.as_secs()),
+                source_only: Vec::new(),
+            })),
             Err(RunError::Spawn(error)) | Err(RunError::Wait(error)) => Err(EnvError::io(
                 format!("cannot run `{}`", process::describe(command)),
                 error,
@@ -451,12 +564,13 @@ impl EnvManager {
 
     /// Mark the build complete and move it to `<envs>/<key>` (the caller
     /// holds the lock of `key`).
-    fn finish(&self, build: Build, key: &str, constraints: &[String]) -> Result<(), EnvError> {
+    fn finish(&self, build: Build, key: &str, constraints: &[String], builds: &BTreeSet<String>) -> Result<(), EnvError> {
         let marker = Marker {
             python: self.toolchain.python.clone(),
             python_version: self.toolchain.python_version.clone(),
             distributions: build.installed.clone(),
             constraints: constraints.to_vec(),
+            builds: builds.iter().cloned().collect(),
             created_unix: now_unix(),
         };
         let json = serde_json::to_vec_pretty(&marker).unwrap_or_default();
@@ -560,10 +674,15 @@ impl EnvManager {
         venv.join(MARKER).is_file() && venv_python(&venv).exists()
     }
 
-    /// Hash of the base interpreter, the normalised distribution names and
-    /// the (sorted) constraints; without constraints the key is the one
-    /// venvs had before constraints existed, so those stay valid.
-    fn key_of<I, S>(&self, normalized_names: I, constraints: &[String]) -> String
+    /// Hash of the base interpreter, the normalised distribution names, the
+    /// (sorted) constraints and the distributions allowed to be built; without
+    /// constraints and builds the key is the one venvs had before those
+    /// existed, so they stay valid.
+    ///
+    /// The whole allowed set counts, not only the requested names in it: an
+    /// allowed name may enter as a dependency, and a wheels-only request
+    /// must never get a venv in which build code ran.
+    fn key_of<I, S>(&self, normalized_names: I, constraints: &[String], builds: &BTreeSet<String>) -> String
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
@@ -590,6 +709,10 @@ impl EnvManager {
             hasher.update(b"\0constraint\0");
             hasher.update(constraint.as_bytes());
         }
+        for name in builds {
+            hasher.update(b"\0build\0");
+            hasher.update(name.as_bytes());
+        }
         hex(&hasher.finalize()[..12])
     }
 
@@ -606,22 +729,83 @@ impl EnvManager {
     }
 }
 
-/// Version constraints of one build: the file passed to `uv` and its lines.
+/// What one build passes to every `uv pip install`: the constraints file
+/// and the (normalised) distributions allowed to be built from source.
 struct Pins<'a> {
     file: Option<&'a Path>,
-    constraints: &'a [String],
+    builds: &'a BTreeSet<String>,
+}
+
+/// Everything `pip_install` needs besides the names.
+struct Install<'a> {
+    containment: &'a Containment,
+    job: &'a Job<'a>,
+    venv: &'a Path,
+    pins: &'a Pins<'a>,
+    /// All installs of the build share this deadline.
+    deadline: Instant,
+}
+
+/// A uv command that failed.
+struct Failed {
+    /// One line for a report.
+    reason: String,
+    /// Normalised distributions uv refused because only a source archive
+    /// was usable and building was off for them.
+    source_only: Vec<String>,
+}
+
+/// The arguments of one `uv pip install`: wheels only (`--only-binary
+/// :all:`) except the distributions in `from_source`, which are built.
+fn pip_install_args(python: &Path, constraints: Option<&Path>, from_source: &BTreeSet<String>, names: &[String]) -> Vec<OsString> {
+    let mut args: Vec<OsString> = ["pip", "install", "--no-progress", "--no-python-downloads", "--python"].map(OsString::from).to_vec();
+    args.push(python.into());
+    args.extend(["--only-binary", ":all:"].map(OsString::from));
+    for name in from_source {
+        args.push("--no-binary".into());
+        args.push(name.into());
+    }
+    if let Some(file) = constraints {
+        args.push("--constraint".into());
+        args.push(file.into());
+    }
+    args.extend(names.iter().map(OsString::from));
+    args
+}
+
+/// The distributions uv refused for want of a wheel while building was off
+/// (its hint: "Wheels are required for `NAME` because building from source
+/// is disabled"), normalised.
+fn source_only(stderr: &str) -> Vec<String> {
+    const HINT: &str = "Wheels are required for `";
+    let mut out: Vec<String> = Vec::new();
+    for (at, _) in stderr.match_indices(HINT) {
+        let rest = &stderr[at + HINT.len()..];
+        let Some(end) = rest.find('`') else { continue };
+        let (name, after) = (&rest[..end], &rest[end..]);
+        if after.starts_with("` because building from source is disabled") && is_valid_distribution_name(name) {
+            let name = normalize_distribution(name);
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+/// Why `name` was not installed while installing `requested`: only a
+/// source archive fits, and building it would run its code.
+fn source_only_reason(name: &str, requested: &[String]) -> String {
+    let own = requested.len() == 1 && normalize_distribution(&requested[0]) == name;
+    let what = if own { String::new() } else { format!(" for its dependency {name}") };
+    format!("only a source distribution is available{what}; building it runs its code: allow it with --allow-build {name}")
 }
 
 /// Normalised distribution name -> version of what `venv` holds, read from
 /// its `*.dist-info` directories (no interpreter needed).
 pub fn installed_versions(venv: &Path) -> BTreeMap<String, String> {
     let mut versions = BTreeMap::new();
-    let lib = if cfg!(windows) { venv.join("Lib") } else { venv.join("lib") };
-    let mut site_dirs = vec![lib.join("site-packages")];
-    if let Ok(entries) = std::fs::read_dir(&lib) {
-        site_dirs.extend(entries.flatten().map(|entry| entry.path().join("site-packages")));
-    }
-    for dir in site_dirs {
+    for dir in site_dirs(venv) {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for entry in entries.flatten() {
             let file_name = entry.file_name();
@@ -633,6 +817,16 @@ pub fn installed_versions(venv: &Path) -> BTreeMap<String, String> {
         }
     }
     versions
+}
+
+/// The site-packages folders a venv may have (`lib/python3.11/site-packages`).
+fn site_dirs(venv: &Path) -> Vec<PathBuf> {
+    let lib = if cfg!(windows) { venv.join("Lib") } else { venv.join("lib") };
+    let mut dirs = vec![lib.join("site-packages")];
+    if let Ok(entries) = std::fs::read_dir(&lib) {
+        dirs.extend(entries.flatten().map(|entry| entry.path().join("site-packages")));
+    }
+    dirs
 }
 
 fn venv_python(venv: &Path) -> PathBuf {
@@ -778,6 +972,49 @@ fn truncate(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn strings(args: &[OsString]) -> String {
+        args.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" ")
+    }
+
+    #[test]
+    fn installs_are_wheels_only_except_the_builds_uv_asked_for() {
+        let python = Path::new("/e/.build-x/venv/bin/python");
+        let none = BTreeSet::new();
+        assert_eq!(
+            strings(&pip_install_args(python, None, &none, &["pandas".into()])),
+            "pip install --no-progress --no-python-downloads --python /e/.build-x/venv/bin/python --only-binary :all: pandas"
+        );
+        let built: BTreeSet<String> = ["mysqlclient".to_string()].into();
+        assert_eq!(
+            strings(&pip_install_args(python, Some(Path::new("/e/c.txt")), &built, &["mysqlclient".into(), "six".into()])),
+            "pip install --no-progress --no-python-downloads --python /e/.build-x/venv/bin/python --only-binary :all: \
+             --no-binary mysqlclient --constraint /e/c.txt mysqlclient six"
+        );
+    }
+
+    #[test]
+    fn a_distribution_with_only_a_source_archive_is_named() {
+        let stderr = "Using Python 3.11.7 environment at: venv\n\
+            error: No solution found when resolving dependencies\n  \
+            cause: Because runnable-f8-canary==1.0 has no usable wheels and only runnable-f8-canary==1.0 is available, \
+            we can conclude that all versions of runnable-f8-canary cannot be used.\n\
+            And because all versions of runnable-f8-parent depend on runnable-f8-canary and you require runnable-f8-parent, \
+            we can conclude that your requirements are unsatisfiable.\n\n\
+            hint: Wheels are required for `Runnable_F8.Canary` because building from source is disabled for all packages \
+            (i.e., with `--no-build`)\n";
+        assert_eq!(source_only(stderr), ["runnable-f8-canary"]);
+        assert!(source_only("hint: Wheels are available for `pywin32` (v312) on the following platforms: `win32`").is_empty());
+        assert_eq!(
+            source_only_reason("runnable-f8-canary", &["runnable-f8-canary".into()]),
+            "only a source distribution is available; building it runs its code: allow it with --allow-build runnable-f8-canary"
+        );
+        assert_eq!(
+            source_only_reason("runnable-f8-canary", &["runnable-f8-parent".into()]),
+            "only a source distribution is available for its dependency runnable-f8-canary; building it runs its code: \
+             allow it with --allow-build runnable-f8-canary"
+        );
+    }
 
     #[test]
     fn reason_for_an_unknown_distribution() {

@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn layers_follow_the_containment() {
-        let c = Containment { bubblewrap: true, unprivileged_uid: Some(60001), network: false, note: None };
+        let c = Containment { bubblewrap: true, unprivileged_uid: Some(60001), network: false, note: None, seccomp: true, layers: Vec::new() };
         assert_eq!(Layers::of(&c, 0), ALL);
         let open = Containment { network: true, ..c.clone() };
         assert!(!Layers::of(&open, 0).network_isolated);

@@ -742,22 +742,25 @@ def _exception_info(e, path):
     except BaseException:
         pass
     try:
-        info["raised_in"] = _raised_in(e, path)
+        info["raised_in"] = _raised_in(e, path, info)
         info["origin"] = _origin(e, info)
     except BaseException:
         pass
     return info
 
 
-def _raised_in(e, path):
+def _raised_in(e, path, info=None):
     """The module of the innermost frame when it is not the program's own
     (`pandas.core.generic`, `numpy.random.mtrand`): the error came from
-    inside that code. None when the program's frame is the innermost."""
+    inside that code. None when the program's frame is the innermost.
+    Its file goes to `info["raised_file"]`."""
     tb, last = e.__traceback__, None
     while tb is not None:
         last, tb = tb, tb.tb_next
     if last is None or last.tb_frame.f_code.co_filename == path:
         return None
+    if info is not None:
+        info["raised_file"] = last.tb_frame.f_code.co_filename
     name = last.tb_frame.f_globals.get("__name__")
     return name if isinstance(name, str) else None
 

@@ -111,6 +111,10 @@ pub struct ExceptionInfo {
     /// (`pandas.core.generic`): the error was raised inside that code.
     #[serde(default)]
     pub raised_in: Option<String>,
+    /// The file of that innermost frame (its `co_filename`), when it is
+    /// library code: the Rust side checks it is a real file of the venv.
+    #[serde(default)]
+    pub raised_file: Option<String>,
     /// Module that defines what the error is about: the class (or module)
     /// of an AttributeError's object, an ImportError's module, the callee of
     /// a signature TypeError (`DataFrame.pivot() takes ...`), when known.

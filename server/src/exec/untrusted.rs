@@ -82,6 +82,7 @@ pub fn sanitize_exception(e: ExceptionInfo) -> ExceptionInfo {
         bases: e.bases.into_iter().filter(|b| is_qualified_type(b)).take(MAX_BASES).collect(),
         raised_in: keep(e.raised_in, is_dotted_name),
         origin: keep(e.origin, is_dotted_name),
+        raised_file: keep(e.raised_file, no_nul(MAX_PATH)),
     }
 }
 

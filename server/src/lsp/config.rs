@@ -2,7 +2,9 @@
 //! `workspace/didChangeConfiguration` (`settings.runnable`). Each message
 //! carries the whole object; absent keys take their defaults.
 
+use crate::knowledge::{is_valid_distribution_name, normalize_distribution};
 use serde_json::Value;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -13,6 +15,7 @@ pub const SETTINGS_KEYS: &[&str] = &[
     "cacheDir",
     "installPolicy",
     "runPolicy",
+    "allowBuilds",
     "budgetSeconds",
     "resourceDir",
     "hints.coverage",
@@ -63,6 +66,8 @@ pub struct Settings {
     pub cache_dir: Option<PathBuf>,
     pub install_policy: InstallPolicy,
     pub run_policy: RunPolicy,
+    /// Distributions that may be built from a source archive (normalised).
+    pub allow_builds: BTreeSet<String>,
     pub budget_seconds: f64,
     pub resource_dir: String,
     pub hints_coverage: bool,
@@ -77,6 +82,7 @@ impl Default for Settings {
             cache_dir: None,
             install_policy: InstallPolicy::Ask,
             run_policy: RunPolicy::Ask,
+            allow_builds: BTreeSet::new(),
             budget_seconds: 20.0,
             resource_dir: ".runnable".into(),
             hints_coverage: true,
@@ -120,6 +126,7 @@ impl Settings {
                 }
                 .map(|p| s.run_policy = p)
                 .is_some(),
+                "allowBuilds" => distribution_names(&v).map(|names| s.allow_builds = names).is_some(),
                 "budgetSeconds" => v.as_f64().filter(|b| b.is_finite() && *b > 0.0).map(|b| s.budget_seconds = b).is_some(),
                 "resourceDir" => v
                     .as_str()
@@ -171,6 +178,21 @@ fn flatten(prefix: &str, obj: &serde_json::Map<String, Value>, out: &mut Vec<(St
     }
 }
 
+/// An array of distribution names (normalised); `null` (and `{}`, which is
+/// how Lua sends an empty list) is the empty set; anything else, or a name
+/// that is not one, is invalid.
+fn distribution_names(v: &Value) -> Option<BTreeSet<String>> {
+    match v {
+        Value::Null => Some(BTreeSet::new()),
+        Value::Object(map) if map.is_empty() => Some(BTreeSet::new()),
+        Value::Array(items) => items
+            .iter()
+            .map(|item| item.as_str().map(str::trim).filter(|n| is_valid_distribution_name(n)).map(normalize_distribution))
+            .collect(),
+        _ => None,
+    }
+}
+
 /// `null` or `""` -> Some(None); a string -> Some(Some(path)); else None (invalid).
 fn opt_path(v: &Value) -> Option<Option<PathBuf>> {
     match v {
@@ -219,6 +241,17 @@ mod tests {
         assert_eq!(s.budget_seconds, 5.0);
         assert_eq!(s.resource_dir, "data");
         assert!(!s.hints_coverage && !s.hints_values && s.llm_enabled);
+    }
+
+    #[test]
+    fn builds_are_allowed_by_distribution_name() {
+        let (s, w) = Settings::from_json(&json!({"allowBuilds": ["MySQLclient", " pyyaml "]}));
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(s.allow_builds, BTreeSet::from(["mysqlclient".to_string(), "pyyaml".to_string()]));
+        for bad in [json!("mysqlclient"), json!(["--index-url=http://x"]), json!([1])] {
+            let (s, w) = Settings::from_json(&json!({ "allowBuilds": bad }));
+            assert!(s.allow_builds.is_empty() && w.len() == 1, "{bad}: {w:?}");
+        }
     }
 
     #[test]

@@ -168,8 +168,9 @@ mod tests {
             legacy: None,
             optional: Vec::new(),
             wrapped: false,
-            containment: Some(Containment { bubblewrap: true, unprivileged_uid: Some(60000), network, note: None }),
+            containment: Some(Containment { bubblewrap: true, unprivileged_uid: Some(60000), network, note: None, seccomp: true, layers: Vec::new() }),
             denied,
+            notes: Vec::new(),
             stdout: String::new(),
             stderr: String::new(),
         }

@@ -123,9 +123,10 @@ fn env_missing(state: &Arc<State>, dists: BTreeSet<String>) -> Option<Vec<String
     rt.spawn(async move {
         let check_state = state.clone();
         let key = dists.clone();
+        let builds = state.settings().allow_builds;
         let result = tokio::task::spawn_blocking(move || {
             let loaded = check_state.engine.peek()?;
-            loaded.envs.prepare(&key, false).ok().map(|env| env.missing)
+            loaded.envs.prepare_allowing(&key, &[], false, &builds).ok().map(|env| env.missing)
         })
         .await
         .ok()

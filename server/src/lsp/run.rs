@@ -319,7 +319,11 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     let env = tokio::task::spawn_blocking(move || -> Result<EnvCheck, String> {
         let loaded = env_state.engine.get(&env_settings)?;
         let dists = needed_distributions(&loaded, &env_source, lines);
-        let missing = if dists.is_empty() { Vec::new() } else { loaded.envs.prepare(&dists, false).map_err(|e| e.to_string())?.missing };
+        let missing = if dists.is_empty() {
+            Vec::new()
+        } else {
+            loaded.envs.prepare_allowing(&dists, &[], false, &env_settings.allow_builds).map_err(|e| e.to_string())?.missing
+        };
         Ok(EnvCheck { loaded, dists, missing })
     });
     let checked = tokio::select! {
@@ -345,7 +349,7 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     }
 
     // 3. The engine, on a blocking thread, with progress and cancellation.
-    let opts = FixOptions { lines, install, budget: settings.budget(), ..FixOptions::default() };
+    let opts = FixOptions { lines, install, allow_builds: settings.allow_builds.clone(), budget: settings.budget(), ..FixOptions::default() };
     let Some(result) = run_engine(state, snap, &loaded, &source, opts.clone(), handle, progress).await else { return Ok(None) };
     let mut report = result.inspect_err(|_| end_slot(state, snap, handle, install))?;
 

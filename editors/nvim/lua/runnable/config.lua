@@ -20,6 +20,7 @@ M.SETTINGS_KEYS = {
   'cacheDir',
   'installPolicy',
   'runPolicy',
+  'allowBuilds',
   'budgetSeconds',
   'resourceDir',
   'hints.coverage',
@@ -48,6 +49,20 @@ local setting_types = {
   end,
   runPolicy = function(v)
     return v == nil or v == 'ask' or v == 'always' or v == 'never', "'ask', 'always' or 'never'"
+  end,
+  allowBuilds = function(v)
+    if v == nil then
+      return true
+    end
+    if type(v) ~= 'table' then
+      return false, 'a list of distribution names'
+    end
+    for _, name in ipairs(v) do
+      if type(name) ~= 'string' then
+        return false, 'a list of distribution names'
+      end
+    end
+    return true
   end,
   budgetSeconds = function(v)
     return v == nil or (type(v) == 'number' and v > 0), 'a positive number'

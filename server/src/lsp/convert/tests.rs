@@ -255,7 +255,7 @@ fn run_finished_carries_the_protocol_fields() {
     assert_eq!(v["denied"], json!([]));
     // A denial and a run with the network allowed, as the editors read them.
     r.denied = vec![crate::exec::Denial { layer: "network namespace (bubblewrap --unshare-net)".into(), what: "network".into(), detail: "d".into() }];
-    r.containment = Some(crate::exec::Containment { bubblewrap: true, unprivileged_uid: None, network: true, note: None });
+    r.containment = Some(crate::exec::Containment { bubblewrap: true, unprivileged_uid: None, network: true, note: None, seccomp: true, layers: Vec::new() });
     let v = run_finished(&uri, 4, "raised", Some(&r), None);
     assert_eq!(v["denied"], json!([{"layer": "network namespace (bubblewrap --unshare-net)", "what": "network", "detail": "d"}]));
     assert_eq!(v["network"], true);
