@@ -52,6 +52,10 @@ impl Session {
         let dir = tempfile::tempdir().unwrap();
         let client = Client::start(dir.path());
         options["cacheDir"] = json!(shared_cache());
+        // These attacks are on what a run writes; approval has its own tests.
+        if options.get("runPolicy").is_none() {
+            options["runPolicy"] = json!("always");
+        }
         client.initialize(options, false);
         Session { client, _dir: dir }
     }
