@@ -14,6 +14,7 @@ pub mod fix;
 pub mod human;
 pub mod knowledge;
 pub mod lsp;
+pub mod path_set;
 pub mod program;
 pub mod report;
 pub mod synth;

@@ -20,6 +20,7 @@
 //! [`bwrap_args`]); [`Containment::probe`] does the I/O of finding out what
 //! this machine allows, once per [`super::EnvManager`].
 
+use crate::path_set::outermost;
 use super::toolchain::{self, Toolchain};
 use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
@@ -173,7 +174,7 @@ pub struct Mounts {
 pub fn bwrap_args(mounts: &Mounts, drop_caps: bool) -> Vec<OsString> {
     let mut args: Vec<OsString> = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"].map(OsString::from).to_vec();
     let push = |args: &mut Vec<OsString>, items: &[&OsStr]| args.extend(items.iter().map(|s| s.to_os_string()));
-    let hidden = minimal(mounts.hidden.clone());
+    let hidden = outermost(mounts.hidden.clone());
     let tmp = Path::new("/tmp");
     // Sticky and world-writable like the real ones: an unprivileged build
     // writes its temporary files there.
@@ -184,7 +185,7 @@ pub fn bwrap_args(mounts: &Mounts, drop_caps: bool) -> Vec<OsString> {
     }
     // What is readable needs a bind only where a tmpfs hides it; what is
     // writable always does (the root is read-only).
-    let read = minimal(mounts.read.clone());
+    let read = outermost(mounts.read.clone());
     let mut binds: Vec<(&PathBuf, bool)> = read
         .iter()
         .filter(|p| hidden.iter().any(|h| p.starts_with(h)))
@@ -228,19 +229,6 @@ pub fn setpriv_args(uid: u32) -> Vec<OsString> {
     [format!("--reuid={uid}"), format!("--regid={uid}"), "--clear-groups".into(), "--nnp".into()]
         .map(OsString::from)
         .to_vec()
-}
-
-/// Sorted, deduplicated, without paths inside another path of the set.
-fn minimal(mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
-    paths.sort();
-    paths.dedup();
-    let mut out: Vec<PathBuf> = Vec::new();
-    for p in paths {
-        if !out.iter().any(|q| p.starts_with(q)) {
-            out.push(p);
-        }
-    }
-    out
 }
 
 /// How uv runs on this machine, found out once.
@@ -494,7 +482,7 @@ fn interpreter_dirs(toolchain: &Toolchain) -> Vec<PathBuf> {
         }
     }
     let dirs = dirs.into_iter().filter(|d| d.is_absolute()).filter_map(|d| std::fs::canonicalize(d).ok()).collect();
-    minimal(dirs)
+    outermost(dirs)
 }
 
 /// The outermost proper ancestor of `path` that others cannot traverse.

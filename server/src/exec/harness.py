@@ -387,20 +387,10 @@ def _run_memory(child_pid):
     every process of our PID namespace or of our dedicated uid but the
     worker (and bubblewrap's init), else those in the child's process
     group. Read from /proc/<pid>/statm, which needs no ptrace access."""
-    me = os.getpid()
     uid = os.getuid()
     mode = OPTS["sweep"] if _safe_sweep() else "group"
     total = 0
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return 0
-    for name in names:
-        if not name.isdigit():
-            continue
-        pid = int(name)
-        if pid == me or pid == 1:
-            continue
+    for pid in _other_pids():
         try:
             if mode == "uid" and os.stat("/proc/%d" % pid).st_uid != uid:
                 continue
@@ -620,15 +610,21 @@ def cleanup_processes(pid):
     _reap()
 
 
-def _others_alive():
+def _other_pids():
+    """Every pid in /proc but ours and PID 1 (bubblewrap's init)."""
     me = os.getpid()
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return
+    for name in names:
+        if name.isdigit() and int(name) not in (me, 1):
+            yield int(name)
+
+
+def _others_alive():
     uid = os.getuid()
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        pid = int(name)
-        if pid == me or pid == 1:
-            continue
+    for pid in _other_pids():
         try:
             with open("/proc/%d/status" % pid) as f:
                 txt = f.read()

@@ -15,6 +15,7 @@
 //! - rlimits, set by the harness in each run's child; size caps on the
 //!   scratch directory and `/dev/shm` (tmpfs `size=`).
 
+use crate::path_set::outermost;
 use super::seccomp;
 use super::types::{resource_path_problem, Containment, ExecError};
 use super::{ExecConfig, SandboxMode};
@@ -183,8 +184,8 @@ impl SandboxPlan {
             },
         };
         let setpriv = if root { which::which("setpriv").ok() } else { None };
-        let paths = minimal(interpreter_paths(&interp));
-        let blocked = if root { minimal(blocking_ancestors(&paths)) } else { Vec::new() };
+        let paths = outermost(interpreter_paths(&interp));
+        let blocked = if root { outermost(blocking_ancestors(&paths)) } else { Vec::new() };
         let tmp = Path::new("/tmp");
         let (hidden, interp_binds, caps) = if bwrap.is_some() {
             let hidden: Vec<PathBuf> = blocked.iter().filter(|a| !a.starts_with(tmp)).cloned().collect();
@@ -629,19 +630,6 @@ fn interpreter_paths(info: &InterpreterInfo) -> Vec<PathBuf> {
     out
 }
 
-/// Sorted, deduplicated, without paths inside another path of the set.
-fn minimal(mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
-    paths.sort();
-    paths.dedup();
-    let mut out: Vec<PathBuf> = Vec::new();
-    for p in paths {
-        if !out.iter().any(|q| p.starts_with(q)) {
-            out.push(p);
-        }
-    }
-    out
-}
-
 /// For each path, the outermost proper ancestor that "others" cannot
 /// traverse (mode without o+x), if any.
 fn blocking_ancestors(paths: &[PathBuf]) -> Vec<PathBuf> {
@@ -842,12 +830,6 @@ mod tests {
         assert_eq!(session_of("42 (a) b) S 1 42 4242 0 -1"), Some(4242));
         assert_eq!(session_of("7 (python3) R 6 7 7 34816 7"), Some(7));
         assert_eq!(session_of("garbage"), None);
-    }
-
-    #[test]
-    fn minimal_drops_nested_paths() {
-        let v = minimal(vec!["/a/b".into(), "/a".into(), "/c".into(), "/a/b/c".into(), "/c".into()]);
-        assert_eq!(v, vec![PathBuf::from("/a"), PathBuf::from("/c")]);
     }
 
     #[test]
