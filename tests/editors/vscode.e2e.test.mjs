@@ -13,6 +13,9 @@
 //     it back restarts the server.
 //  6. The server's code action "Make this runnable" is offered in the
 //     code-action menu (Ctrl+.) on the cursor's statement and runs from there.
+//  7. A fragment that reads a file: the server writes the file into
+//     .runnable/ itself, so it has its content on disk without any save (no
+//     dirty editor for it), and the saved document runs with python3.
 //
 // Env: CODE_SERVER (the code-server binary), RUNNABLE_VSIX, RUNNABLE_BIN_DIR
 // (folder holding `runnable`, put on PATH), CHROMIUM (default
@@ -38,6 +41,7 @@ const SCREENSHOT = env('SCREENSHOT', path.join(repo, 'docs/vscode.png'));
 const FIXTURE = path.join(repo, 'tests/fixtures/string_from_methods.py');
 const SLOW_FIXTURE = path.join(here, 'fixtures/slow_fragment.py');
 const PACKAGE_FIXTURE = path.join(here, 'fixtures/needs_package.py');
+const FILE_FIXTURE = path.join(repo, 'tests/fixtures/missing_file.py');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (...a) => console.log(`# [${(performance.now() / 1000).toFixed(1)}s]`, ...a);
@@ -154,6 +158,7 @@ before(guarded(async () => {
   fs.copyFileSync(SLOW_FIXTURE, path.join(workspace, 'slow_fragment.py'));
   fs.copyFileSync(PACKAGE_FIXTURE, path.join(workspace, 'needs_package.py'));
   fs.copyFileSync(FIXTURE, path.join(workspace, 'by_lightbulb.py'));
+  fs.copyFileSync(FILE_FIXTURE, path.join(workspace, 'reads_file.py'));
   writeSettings();
   // VS Code takes the extension host's environment from a login shell, so the
   // binary goes on PATH the way a user's profile puts it there.
@@ -396,4 +401,31 @@ test('"Make this runnable" from the code-action menu (Ctrl+.) runs the statement
   await until('the prefix in the editor', async () => (await editorLines()).some((l) => l.startsWith('record_line = ')), 60000);
   // The fragment is the statement under the cursor alone: one statement, run.
   await until('"Runnable 1/1" in the status bar', async () => (await statusText()).includes('Runnable 1/1'), 10000);
+}));
+
+test('a file the fragment reads is on disk with its content without any save, and the saved document runs', { timeout: 120000 }, guarded(async () => {
+  const created = path.join(workspace, '.runnable/inventory.txt');
+  assert.ok(!fs.existsSync(created), 'no inventory.txt before the run');
+  await openFile('reads_file.py', 'handle.read().splitlines()');
+  await selectFromLine2();
+  await runCommand('Runnable: Make Selection Runnable');
+  await until('"Runnable 3/3" in the status bar', async () => {
+    const text = await statusText();
+    if (/failed|cancelled/.test(text)) throw new Fatal(`the run ended: ${text}`);
+    return text.includes('Runnable 3/3');
+  }, 90000);
+  await until('the prefix in the editor', async () => (await editorLines()).some((l) => l.startsWith('os.chdir(')), 20000);
+  // Nothing has been saved: the file is on disk with its content already,
+  // and no editor holds it unsaved (the server wrote it, not a CreateFile edit).
+  const content = await until('inventory.txt with content on disk', async () => fs.existsSync(created) && fs.readFileSync(created, 'utf8'), 10000);
+  assert.ok(content.trim().length > 0, `inventory.txt is empty on disk: ${JSON.stringify(content)}`);
+  const dirty = await page.locator('.tabs-container .tab.dirty').allInnerTexts();
+  assert.ok(!dirty.some((t) => t.includes('inventory.txt')), `an unsaved editor for inventory.txt: ${JSON.stringify(dirty)}`);
+  assert.ok(dirty.some((t) => t.includes('reads_file.py')), `only the document itself is unsaved: ${JSON.stringify(dirty)}`);
+  // Save only the document; it then runs from anywhere with the file it reads.
+  await page.keyboard.press('Control+S');
+  const file = path.join(workspace, 'reads_file.py');
+  await until('the saved document', async () => fs.readFileSync(file, 'utf8').includes('os.chdir('), 15000);
+  const out = execFileSync('python3', [file], { cwd: '/', encoding: 'utf8' });
+  assert.equal(out.trim(), content.split('\n')[0].trim(), 'the program prints the first line of the created file');
 }));
