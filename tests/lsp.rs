@@ -42,6 +42,11 @@ struct Session {
 
 impl Session {
     fn start(options: Value, utf8: bool) -> Session {
+        Session::start_with(options, utf8, |_| {})
+    }
+
+    /// With the client's capabilities changed by `caps` (a client lacking one).
+    fn start_with(options: Value, utf8: bool, caps: impl FnOnce(&mut Value)) -> Session {
         let dir = tempfile::tempdir().unwrap();
         let client = Client::start(dir.path());
         let mut options = options;
@@ -52,7 +57,7 @@ impl Session {
         if options.get("runPolicy").is_none() {
             options["runPolicy"] = json!("always");
         }
-        client.initialize(options, utf8);
+        client.initialize_with(options, utf8, caps);
         Session { client, _dir: dir, _cache: None }
     }
 
@@ -270,6 +275,35 @@ fn make_runnable_is_listed_instantly_with_data_and_no_edit() {
     assert_eq!(a["data"]["range"], range(3, 0, 4, 13));
     let actions = s.code_actions(&m, range(0, 0, 0, 0), None, json!([])).unwrap();
     assert!(actions.as_array().unwrap().is_empty(), "outside a fence: {actions}");
+}
+
+#[test]
+fn a_client_without_resolve_support_gets_the_command_and_running_it_runs() {
+    let _turn = engine_turn();
+    // As eglot 1.9: code action literals, no `resolveSupport`.
+    let s = Session::start_with(json!({}), false, |caps| {
+        caps["textDocument"]["codeAction"].as_object_mut().unwrap().remove("resolveSupport");
+    });
+    let text = fixture("string_from_methods.py");
+    let u = s.open("eglot.py", "python", &text);
+    let actions = s.code_actions(&u, range(1, 0, 3, 0), Some(json!(["refactor"])), json!([])).unwrap();
+    let action = actions.as_array().unwrap().iter().find(|a| a["kind"] == "refactor.rewrite.makeRunnable").expect("listed").clone();
+    let command = &action["command"];
+    assert_eq!(command["command"], "runnable.makeRunnable", "{action}");
+    assert_eq!(command["arguments"], json!([action["data"]]), "{action}");
+    // The client executes the action's command, as such a client does.
+    let r = s.client.request("workspace/executeCommand", json!({"command": command["command"], "arguments": command["arguments"]}));
+    assert!(r.is_ok(), "{r:?}");
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(s.client.messages("workspace/applyEdit").len(), 1);
+    assert!(s.client.doc(&u).text.contains("record_line = "), "the prefix was inserted");
+
+    // A client that resolves gets no command (it would start a second run).
+    let s2 = Session::start(json!({}), false);
+    let u2 = s2.open("vscode.py", "python", &text);
+    let actions = s2.code_actions(&u2, range(1, 0, 3, 0), Some(json!(["refactor"])), json!([])).unwrap();
+    assert!(actions[0].get("command").is_none_or(|c| c.is_null()), "{actions}");
 }
 
 #[test]

@@ -198,12 +198,15 @@ impl Client {
 
     /// `initialize` + `initialized`. `utf8`: offer UTF-8 positions.
     pub fn initialize(&self, options: Value, utf8: bool) -> Value {
+        self.initialize_with(options, utf8, |_| {})
+    }
+
+    /// `initialize` with the capabilities changed by `edit` first (to play a
+    /// client that lacks one).
+    pub fn initialize_with(&self, options: Value, utf8: bool, edit: impl FnOnce(&mut Value)) -> Value {
         let encodings = if utf8 { json!(["utf-8", "utf-16"]) } else { json!(["utf-16"]) };
         let root_uri = uri(&self.root);
-        let result = self
-            .request(
-                "initialize",
-                json!({
+        let mut params = json!({
                     "processId": std::process::id(),
                     "rootUri": root_uri,
                     "workspaceFolders": [{"uri": root_uri, "name": "ws"}],
@@ -222,9 +225,9 @@ impl Client {
                             "inlayHint": {}
                         }
                     }
-                }),
-            )
-            .expect("initialize succeeds");
+                });
+        edit(&mut params["capabilities"]);
+        let result = self.request("initialize", params).expect("initialize succeeds");
         let enc = match result["capabilities"]["positionEncoding"].as_str() {
             Some("utf-8") => Enc::Utf8,
             _ => Enc::Utf16,

@@ -33,6 +33,10 @@ pub struct ClientCaps {
     pub document_changes: bool,
     pub show_document: bool,
     pub inlay_hint_refresh: bool,
+    /// `textDocument.codeAction.resolveSupport`: without it (eglot) an
+    /// action that carries only `data` would do nothing, so ours carries the
+    /// `runnable.makeRunnable` command instead.
+    pub code_action_resolve: bool,
 }
 
 /// A run's cancellation: a flag the engine polls (`Progress::cancelled`)

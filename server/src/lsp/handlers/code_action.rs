@@ -1,10 +1,13 @@
 //! `textDocument/codeAction`: quick fixes for diagnostics that carry one,
 //! and "Make this runnable" for the selection (or the enclosing top-level
 //! statement, or the Markdown fence). Instant: the action carries
-//! `data = {uri, version, range}` and no edit; nothing runs here. A document
-//! too large to analyse gets no actions.
+//! `data = {uri, version, range}` and no edit; nothing runs here. A client
+//! without `codeAction/resolve` support would never start the run, so there
+//! the action also carries the `runnable.makeRunnable` command with the same
+//! argument (never both ways for a client that resolves: it would start two
+//! runs). A document too large to analyse gets no actions.
 
-use crate::lsp::config::{ACTION_KIND, ACTION_TITLE};
+use crate::lsp::config::{ACTION_KIND, ACTION_TITLE, CMD_MAKE_RUNNABLE};
 use crate::lsp::convert;
 use crate::lsp::position;
 use crate::lsp::regions;
@@ -43,10 +46,17 @@ pub fn handle(state: &Arc<State>, params: CodeActionParams) -> Result<Option<Cod
         let end = if !empty && r.end.character == 0 && r.end.line > r.start.line { r.end.line - 1 } else { r.end.line };
         if let Some(fragment) = regions::fragment_for(&snap, r.start.line, end, empty) {
             let range = convert::lines_range(&snap.rope, fragment, enc);
+            let data = convert::action_data(&snap.uri, snap.version, range);
+            let command = (!state.caps().code_action_resolve).then(|| Command {
+                title: ACTION_TITLE.to_string(),
+                command: CMD_MAKE_RUNNABLE.to_string(),
+                arguments: Some(vec![data.clone()]),
+            });
             out.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title: ACTION_TITLE.to_string(),
                 kind: Some(CodeActionKind::from(ACTION_KIND)),
-                data: Some(convert::action_data(&snap.uri, snap.version, range)),
+                data: Some(data),
+                command,
                 ..Default::default()
             }));
         }

@@ -19,6 +19,7 @@ pub fn handle(state: &Arc<State>, params: InitializeParams) -> Result<Initialize
         document_changes: edit.and_then(|e| e.document_changes).unwrap_or(false),
         show_document: c.window.as_ref().and_then(|w| w.show_document.as_ref()).is_some_and(|s| s.support),
         inlay_hint_refresh: c.workspace.as_ref().and_then(|w| w.inlay_hint.as_ref()).and_then(|i| i.refresh_support).unwrap_or(false),
+        code_action_resolve: c.text_document.as_ref().and_then(|t| t.code_action.as_ref()).is_some_and(|a| a.resolve_support.is_some()),
     };
     *lock(&state.caps) = caps;
     if let Some(options) = &params.initialization_options {

@@ -18,8 +18,13 @@ impl tower_lsp_server::LanguageServer for Nothing {
     }
 }
 
-/// A state with an initialized UTF-16 client and `text` open as `file:///w/a.py`.
+/// A state with an initialized UTF-16 client that resolves code actions
+/// (as VS Code does) and `text` open as `file:///w/a.py`.
 fn state_with(text: &str, language: &str) -> (Arc<State>, Uri) {
+    state_with_caps(text, language, json!({"general": {"positionEncodings": ["utf-16"]}, "textDocument": {"codeAction": {"resolveSupport": {"properties": ["edit"]}}}}))
+}
+
+fn state_with_caps(text: &str, language: &str, capabilities: serde_json::Value) -> (Arc<State>, Uri) {
     let mut client = None;
     let (_service, _socket) = LspService::new(|c| {
         client = Some(c);
@@ -27,7 +32,7 @@ fn state_with(text: &str, language: &str) -> (Arc<State>, Uri) {
     });
     let state = Arc::new(State::new(client.unwrap()));
     let init: InitializeParams = serde_json::from_value(json!({
-        "capabilities": {"general": {"positionEncodings": ["utf-16"]}},
+        "capabilities": capabilities,
         "initializationOptions": {"hints": {"values": false}}
     }))
     .unwrap();
@@ -75,6 +80,17 @@ async fn code_actions_carry_data_and_reject_bad_ranges() {
     let err = actions(&state, &uri, range(2, 0, 1, 0), None).unwrap_err();
     assert!(err.message.contains("before its start"), "{}", err.message);
     assert!(actions(&state, &"file:///w/unknown.py".parse().unwrap(), range(0, 0, 0, 0), None).unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_client_without_resolve_support_gets_the_command_with_the_same_argument() {
+    // eglot 1.9: code action literals, but no `resolveSupport`.
+    let caps = json!({"general": {"positionEncodings": ["utf-16"]}, "textDocument": {"codeAction": {"codeActionLiteralSupport": {"codeActionKind": {"valueSet": ["refactor"]}}}}});
+    let (state, uri) = state_with_caps("x = 1\nprint(x)\n", "python", caps);
+    let got = actions(&state, &uri, range(1, 0, 1, 0), None).unwrap();
+    let command = got[0].command.as_ref().expect("a command to run");
+    assert_eq!(command.command, "runnable.makeRunnable");
+    assert_eq!(command.arguments.as_deref(), Some(&[got[0].data.clone().unwrap()][..]));
 }
 
 #[tokio::test]
