@@ -408,12 +408,13 @@ fn resolve_runs_and_creates_resource_files_next_to_the_document() {
 }
 
 #[test]
-fn declining_the_install_prompt_installs_nothing() {
+fn declining_the_install_prompt_changes_nothing_and_the_next_run_asks_again() {
     let _turn = engine_turn();
     let cache = tempfile::tempdir().unwrap();
     let s = Session::start(json!({"cacheDir": cache.path(), "installPolicy": "ask"}), false);
     s.client.set_message_answer(Some("Not now"));
-    let u = s.open("table.py", "python", "import tabulate\nprint(tabulate.tabulate([[1, 2]]))\n");
+    let text = "import tabulate\nprint(tabulate.tabulate([[1, 2]]))\n";
+    let u = s.open("table.py", "python", text);
     s.make_runnable(&u, range(0, 0, 0, 0));
     let ask = s.client.wait_for("window/showMessageRequest", RUN, |_| true).expect("asked before installing");
     let p = &ask["params"];
@@ -421,19 +422,23 @@ fn declining_the_install_prompt_installs_nothing() {
     let titles: Vec<&str> = p["actions"].as_array().unwrap().iter().map(|a| a["title"].as_str().unwrap()).collect();
     assert_eq!(titles, vec!["Install", "Not now"]);
     let done = s.run_finished(&u, RUN);
-    assert_eq!(done["status"], "raised", "{done}");
-    assert!(done["error"].as_str().unwrap().contains("ModuleNotFoundError"), "{done}");
+    assert_eq!(done["status"], "cancelled", "{done}");
+    // Nothing changed: no edit, no file, the document as it was.
+    assert!(s.client.messages("workspace/applyEdit").is_empty(), "{:?}", s.client.messages("workspace/applyEdit"));
+    assert_eq!(s.client.doc(&u).text, text);
+    assert!(!s.root().join(".runnable").exists(), "no resource folder");
     // Nothing installed anywhere in the cache.
     let found = walk(cache.path()).into_iter().any(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("tabulate")));
     assert!(!found, "tabulate was installed");
-    // The answer is remembered for this set of packages: no second prompt.
+    // "Not now" is not remembered: the next run asks again.
     s.make_runnable(&u, range(0, 0, 0, 0));
-    s.client.wait(RUN, |m| (m["method"] == "runnable/runFinished").then_some(())).unwrap();
     let deadline = Instant::now() + RUN;
     while s.client.messages("runnable/runFinished").len() < 2 && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(100));
     }
-    assert_eq!(s.client.messages("window/showMessageRequest").len(), 1);
+    assert_eq!(s.client.messages("runnable/runFinished").len(), 2, "the second run finished");
+    assert_eq!(s.client.messages("window/showMessageRequest").len(), 2, "asked again");
+    assert!(s.client.messages("workspace/applyEdit").is_empty());
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {

@@ -8,7 +8,7 @@
 //  3. A long run shows cancellable progress; its Cancel button cancels it.
 //  4. A fragment importing a package the (fresh, runnable.cacheDir) cache
 //     lacks asks first (window/showMessageRequest as a VS Code notification);
-//     "Not now" runs without installing.
+//     "Not now" installs nothing, runs nothing and leaves the document as it was.
 //  5. A wrong runnable.server.path gives a notification with the fix; setting
 //     it back restarts the server.
 //  6. The server's code action "Make this runnable" is offered in the
@@ -335,7 +335,9 @@ test('a long run shows cancellable progress and its Cancel button cancels it', {
   assert.equal(fs.readFileSync(file, 'utf8'), original);
 }));
 
-test('a fragment importing a missing package asks before installing; "Not now" installs nothing', { timeout: 90000 }, guarded(async () => {
+test('a fragment importing a missing package asks before installing; "Not now" installs nothing and changes nothing', { timeout: 90000 }, guarded(async () => {
+  const file = path.join(workspace, 'needs_package.py');
+  const original = fs.readFileSync(file, 'utf8');
   await openFile('needs_package.py', 'humanize.naturalsize');
   await selectFromLine2();
   await runCommand('Runnable: Make Selection Runnable');
@@ -347,9 +349,13 @@ test('a fragment importing a missing package asks before installing; "Not now" i
   await toast.first().locator('.monaco-button', { hasText: 'Not now' }).first().click();
   const status = await until('the run to end', async () => {
     const t = await statusText();
-    return /Runnable (\d+\/\d+|failed)/.test(t) && !t.includes('2/2') && t;
+    return /Runnable (\d+\/\d+|failed|cancelled)/.test(t) && !t.includes('2/2') && t;
   }, 60000);
   log(`status bar: ${status}`);
+  assert.match(status, /Runnable cancelled/, 'nothing ran');
+  await sleep(500);
+  assert.ok(!(await page.locator('.tabs-container .tab.dirty', { hasText: 'needs_package.py' }).count()), 'the document was not edited');
+  assert.equal(fs.readFileSync(file, 'utf8'), original);
   const envs = path.join(cacheDir, 'envs');
   const installed = fs.existsSync(envs) ? fs.readdirSync(envs).filter((d) => !d.endsWith('.lock')) : [];
   for (const env of installed) {

@@ -339,9 +339,20 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
         settings.install_policy == InstallPolicy::Always
     } else {
         let ask = decide_install(state, settings.install_policy, &dists, &missing);
-        tokio::select! {
+        let answer = tokio::select! {
             answer = ask => answer,
             _ = handle.cancel.cancelled() => { release(state, &snap.uri, handle.id); return Ok(None) }
+        };
+        match answer {
+            Install::Yes => true,
+            Install::No => false,
+            // "Not now" changes nothing: running without the packages would
+            // still edit the document (a prefix of stand-ins for them), which
+            // is not what the user chose. The run ends as cancelled.
+            Install::NotNow => {
+                release(state, &snap.uri, handle.id);
+                return Ok(None);
+            }
         }
     };
     if install && !missing.is_empty() {
@@ -467,34 +478,48 @@ fn needed_distributions(loaded: &Loaded, source: &str, lines: Option<(u32, u32)>
     crate::env::plan_imports(&modules, &loaded.stdlib).distributions
 }
 
-/// Whether to install `missing`, per the policy; asks the user (once per
-/// set of distributions in this session) under `ask`.
-async fn decide_install(state: &Arc<State>, policy: InstallPolicy, dists: &BTreeSet<String>, missing: &[String]) -> bool {
+/// What to do about distributions an environment lacks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Install {
+    /// Install them, then run.
+    Yes,
+    /// Run without them (`installPolicy: never`).
+    No,
+    /// The user said "Not now" (or dismissed the question): run nothing.
+    NotNow,
+}
+
+/// Whether to install `missing`, per the policy; asks the user under `ask`.
+/// Only "Install" is remembered (per set of distributions, this session):
+/// "Not now" means this time, so the next run asks again.
+async fn decide_install(state: &Arc<State>, policy: InstallPolicy, dists: &BTreeSet<String>, missing: &[String]) -> Install {
     match policy {
-        InstallPolicy::Never => return false,
-        InstallPolicy::Always => return true,
+        InstallPolicy::Never => return Install::No,
+        InstallPolicy::Always => return Install::Yes,
         InstallPolicy::Ask => {}
     }
-    if let Some(answer) = lock(&state.install_answers).get(dists) {
-        return *answer;
+    if lock(&state.install_answers).get(dists) == Some(&true) {
+        return Install::Yes;
     }
-    let install = MessageActionItem { title: "Install".into(), properties: Default::default() };
-    let not_now = MessageActionItem { title: "Not now".into(), properties: Default::default() };
+    let install = MessageActionItem { title: INSTALL.into(), properties: Default::default() };
+    let not_now = MessageActionItem { title: policy::NOT_NOW.into(), properties: Default::default() };
     let message = format!(
         "Runnable: this code imports {} from PyPI, not installed in its environment. Install into Runnable's cached environment?",
         missing.join(", ")
     );
     let answer = state.client.show_message_request(MessageType::INFO, message, Some(vec![install, not_now])).await;
     match answer {
-        Ok(Some(item)) => {
-            let yes = item.title == "Install";
-            lock(&state.install_answers).insert(dists.clone(), yes);
-            yes
+        Ok(Some(item)) if item.title == INSTALL => {
+            lock(&state.install_answers).insert(dists.clone(), true);
+            Install::Yes
         }
-        // Dismissed or unsupported: not now, and ask again next time.
-        _ => false,
+        // "Not now", dismissed or unsupported.
+        _ => Install::NotNow,
     }
 }
+
+/// The install question's yes.
+const INSTALL: &str = "Install";
 
 /// Apply a finished run to the document if it has not changed since.
 async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: FixReport, handle: &RunHandle, resource_dir: &str, installed_now: Vec<String>) {

@@ -180,7 +180,8 @@ pub struct State {
     pub runs: Mutex<HashMap<Uri, RunHandle>>,
     pub last: Mutex<HashMap<Uri, LastRun>>,
     pub last_uri: Mutex<Option<Uri>>,
-    /// Install answers for this session, per set of distributions.
+    /// Sets of distributions the user answered "Install" for, this session
+    /// (always `true`: "Not now" is never remembered).
     pub install_answers: Mutex<HashMap<BTreeSet<String>, bool>>,
     pub env_status: Mutex<HashMap<BTreeSet<String>, EnvStatus>>,
     /// Per-statement analyses of each open document (see `chunks`).
