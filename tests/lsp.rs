@@ -373,6 +373,29 @@ fn make_runnable_inserts_the_prefix_reports_progress_and_hints() {
 }
 
 #[test]
+fn coverage_hints_count_executions_of_the_statement_not_line_events() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({"hints": {"values": false}}), false);
+    let text = "import io\nwords = ['bb', 'a', 'ccc']\nupper = [w.upper() for w in words]\nwith io.StringIO('x') as fh:\n    first = fh.read()\nlongest = max(words, key=lambda w: len(w))\nfor w in words:\n    print(w)\n";
+    let u = s.open("counts.py", "python", text);
+    s.make_runnable(&u, range(0, 0, 8, 0));
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "completed", "{done}");
+    s.client.wait_for("workspace/inlayHint/refresh", SHORT, |_| true).expect("inlay hint refresh");
+    let doc = s.client.doc(&u).text;
+    let hints = s.inlay_hints(&u);
+    let line_of = |start: &str| doc.lines().position(|l| l.starts_with(start)).unwrap_or_else(|| panic!("no {start:?} in {doc}")) as u64;
+    let label = |start: &str| {
+        let l = line_of(start);
+        hints.iter().filter(|h| h["position"]["line"] == l).map(|h| h["label"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    for once in ["upper = ", "with io.StringIO", "    first = ", "longest = ", "for w in words"] {
+        assert_eq!(label(once), vec!["ran ×1"], "{once}: {hints:#?}");
+    }
+    assert_eq!(label("    print(w)"), vec!["ran ×3"], "{hints:#?}");
+}
+
+#[test]
 fn resolve_runs_and_creates_resource_files_next_to_the_document() {
     let _turn = engine_turn();
     let s = Session::start(json!({}), false);

@@ -20,6 +20,7 @@ the captured output and removes the run directory.
 
 Must stay compatible with Python 3.8+.
 """
+import ast
 import base64
 import errno
 import gc
@@ -926,6 +927,18 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
     # ---- the tracer: the rule of shared/bench/measure.py, plus counts and probes
     path = prog
     hit_counts = {}
+    # How many times each statement started, by its first line (the hint
+    # "ran ×N"): a line event on a statement's first line counts when the
+    # frame's previous line event lies outside that statement (or there is
+    # none), so a loop's header re-evaluated from its body, a `with` left
+    # at its exit, the lines of a multi-line statement and a comprehension
+    # looping inline (3.12+) are one start; lambda, comprehension and
+    # generator-expression frames (< 3.12) are part of the statement that
+    # made them and start nothing. `stmt_end`: first line -> last line of
+    # the outermost statement starting there, from the program's own AST.
+    starts = {}
+    stmt_end = {}
+    nested = ("<lambda>", "<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>")
     done_lines = set()
     probes = {}
     for k, names in (req.get("probes") or {}).items():
@@ -964,10 +977,14 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
                 seen[n] = "<repr failed: %s>" % type(e).__name__
 
     class FrameTrace:
-        __slots__ = ("last",)
+        __slots__ = ("last", "prev", "starts")
 
-        def __init__(self):
+        def __init__(self, frame, prev=None):
             self.last = None
+            # The previous line event of this frame, exceptions or not
+            # (`last` is the measure.py rule's, reset by an exception).
+            self.prev = prev
+            self.starts = frame.f_code.co_name not in nested
 
         def __call__(self, frame, event, arg):
             if event == "line":
@@ -979,6 +996,10 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
                 ln = frame.f_lineno
                 self.last = ln
                 hit_counts[ln] = hit_counts.get(ln, 0) + 1
+                prev = self.prev
+                self.prev = ln
+                if self.starts and ln in stmt_end and (prev is None or prev < ln or prev > stmt_end[ln]):
+                    starts[ln] = starts.get(ln, 0) + 1
             elif event == "exception":
                 self.last = None          # the statement that raised did not complete
                 if caught[0] is None and not isinstance(arg[1], quiet):
@@ -998,7 +1019,9 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
 
     def tr(frame, event, arg):
         if event == "call" and frame.f_code.co_filename == path:
-            return FrameTrace()
+            # A generator resumed keeps its frame: its previous line still counts.
+            before = frame.f_trace
+            return FrameTrace(frame, before.prev if type(before) is FrameTrace else None)
         return None
 
     # Address space released before reporting, so that a MemoryError leaves
@@ -1029,6 +1052,7 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
             except BaseException:
                 pass
         counts = dict(hit_counts)
+        started = dict(starts)
         done = sorted(done_lines)
         vals = {}
         for line, seen in list(values.items()):
@@ -1037,7 +1061,7 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
             if row:
                 vals[str(line)] = row
         rep = {"status": status, "hit": sorted(counts), "completed": done,
-               "counts": {str(k): v for k, v in counts.items()}, "values": vals,
+               "counts": {str(k): v for k, v in started.items()}, "values": vals,
                "exception": exc, "limit": limit,
                "caught": caught[0] if status == "completed" else None}
         data = _encode(rep)
@@ -1070,6 +1094,10 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
     except BaseException as e:
         _print_exception(e, path)
         finish("raised", exception_info(e, path), limit_of(e, limits))
+    try:
+        _statement_ends(ast.parse(src), stmt_end)
+    except BaseException:
+        pass  # no counts then; coverage does not need them
     # The program runs as the real __main__ module, as `python program.py`
     # would run it: `sys.modules[__name__]` is the program, and functions it
     # defines can be pickled (multiprocessing, concurrent.futures).
@@ -1102,6 +1130,16 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
         else:
             _print_exception(e, path)
         finish("limit" if lim else "raised", info, lim)
+
+
+def _statement_ends(tree, out):
+    """First line -> last line of the outermost statement starting there."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            first = node.lineno
+            last = getattr(node, "end_lineno", None) or first
+            if last > out.get(first, first - 1):
+                out[first] = last
 
 
 def _print_exception(e, path):

@@ -281,4 +281,40 @@ mod tests {
         assert_eq!(next.status, RunStatus::Completed, "{next:?}");
         assert_eq!(next.stdout.trim(), "ok");
     }
+
+    #[test]
+    fn counts_are_statement_starts_not_line_events() {
+        let pool = WorkerPool::new(ExecConfig::new(python())).expect("python3 starts in the sandbox");
+        let program = [
+            "import io",                                     // 1
+            "fh = io.StringIO('a\\nb\\nc\\nd\\n')", // 2
+            "rows = [line.strip() for line in fh]",          // 3: once (a frame of its own < 3.12, inline after)
+            "with io.StringIO() as f:",                      // 4: once (entered and left)
+            "    n = 1",                                     // 5
+            "best = max(rows, key=lambda r: r)",             // 6: once (the lambda's frames start nothing)
+            "for r in rows:",                                // 7: once (re-evaluated from its body)
+            "    n += 1",                                    // 8: four times
+            "i = 0",                                         // 9
+            "while True:",                                   // 10
+            "    i += 1",                                    // 11: three times, even where the loop jumps back to it
+            "    if i == 3:",                                // 12
+            "        break",                                 // 13
+            "def g():",                                      // 14
+            "    for x in rows:",                            // 15: once per generator, resumed or not
+            "        yield x",                               // 16
+            "total = sum(1 for _ in g())",                   // 17
+            "x = [1,",                                       // 18: a multi-line statement once
+            "     2]",                                       // 19: not a statement's first line
+        ]
+        .join("\n")
+            + "\n";
+        let out = pool.run(&req(&program)).expect("the run is carried out");
+        assert_eq!(out.status, RunStatus::Completed, "{out:?}");
+        let count = |l: u32| out.hit_counts.get(&l).copied().unwrap_or(0);
+        for (line, want) in [(3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 4), (11, 3), (12, 3), (13, 1), (15, 1), (16, 4), (17, 1), (18, 1), (19, 0)] {
+            assert_eq!(count(line), want, "line {line}: {}", program.lines().nth(line as usize - 1).unwrap());
+        }
+        // Coverage still sees every line that had a line event.
+        assert!(out.hit.contains(&19) && out.hit.contains(&3), "{:?}", out.hit);
+    }
 }

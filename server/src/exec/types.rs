@@ -131,7 +131,10 @@ pub struct RunOutcome {
     /// return in the same frame, without an exception in between (the rule
     /// of `shared/bench/measure.py`).
     pub completed: Vec<u32>,
-    /// Program line -> number of line events.
+    /// Program line -> how many times the statement starting on it started
+    /// (line events on its first line that enter it from outside, in frames
+    /// other than lambdas' and comprehensions'; see `harness.py`), so a
+    /// comprehension, a `with` or a loop header that ran once counts once.
     pub hit_counts: BTreeMap<u32, u64>,
     pub exception: Option<ExceptionInfo>,
     /// In a run that completed: the first exception a program frame saw,

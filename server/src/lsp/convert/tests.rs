@@ -183,6 +183,20 @@ fn line_results_are_pinned_to_document_lines() {
 }
 
 #[test]
+fn a_statement_counts_its_starts_on_its_first_line() {
+    // The harness counts starts on a statement's first line: a comprehension
+    // looping 5 times started once, a loop body 3 times; the second line of
+    // a multi-line statement is no statement and gets no hint.
+    let s = snap("a.py", Language::Python, "rows = [r for r in range(5)]\nfor r in rows[:3]:\n    print(r)\nx = [1,\n     2]\n");
+    let mut r = report("", "", &[1, 2, 3, 4], &[1, 2, 3, 4]);
+    r.hits = BTreeMap::from([(1, 1), (2, 1), (3, 3)]);
+    let (hints, _) = line_results(&r, Fragment { start: 0, end: 4 }, &s.rope);
+    let got: Vec<(u32, u64)> = hints.iter().map(|a| (a.line, a.value.hits)).collect();
+    // Line 4 ran (covered) though no start was counted there: still once.
+    assert_eq!(got, vec![(0, 1), (1, 1), (2, 3), (3, 1)]);
+}
+
+#[test]
 fn inlay_hints_at_line_ends_with_switches() {
     let s = snap("a.py", Language::Python, "s = '漢字'\nif s:\n    pass\n");
     let results = [
