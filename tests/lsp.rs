@@ -143,6 +143,15 @@ impl Session {
             .clone()
     }
 
+    /// The Markdown of `textDocument/hover` at the start of `line` ("" when none).
+    fn hover(&self, u: &str, line: u64) -> String {
+        let r = self.client.request("textDocument/hover", json!({"textDocument": {"uri": u}, "position": {"line": line, "character": 0}})).unwrap();
+        if !r.is_null() {
+            assert_eq!(r["contents"]["kind"], "markdown", "{r}");
+        }
+        r["contents"]["value"].as_str().unwrap_or("").to_string()
+    }
+
     fn inlay_hints(&self, u: &str) -> Vec<Value> {
         let lines = self.client.doc(u).text.split('\n').count() as u32;
         let r = self.client.request("textDocument/inlayHint", json!({"textDocument": {"uri": u}, "range": range(0, 0, lines - 1, 0)}));
@@ -345,23 +354,24 @@ fn make_runnable_inserts_the_prefix_reports_progress_and_hints() {
     s.client.wait_for("workspace/inlayHint/refresh", SHORT, |_| true).expect("inlay hint refresh");
     let hints = s.inlay_hints(&u);
     let on = |line: u64| hints.iter().filter(|h| h["position"]["line"] == line).map(|h| h["label"].as_str().unwrap().to_string()).collect::<Vec<_>>();
-    assert_eq!(on(3)[0], "ran ×1", "{hints:#?}");
-    assert!(on(3)[1].starts_with("= ['The quick"), "{hints:#?}");
-    assert_eq!(on(4), vec!["ran ×1"], "{hints:#?}");
+    // Both statements ran once, which needs no hint; the computed value does.
+    assert_eq!(on(3).len(), 1, "{hints:#?}");
+    assert!(on(3)[0].starts_with("= ['The quick"), "{hints:#?}");
+    assert!(on(4).is_empty(), "{hints:#?}");
     assert!(on(2).is_empty() && on(0).is_empty(), "no hints on the comment or the prefix: {hints:#?}");
     // The hint sits at the end of its line.
     let h = hints.iter().find(|h| h["position"]["line"] == 3).unwrap();
     assert_eq!(h["position"]["character"].as_u64().unwrap() as usize, lines[3].encode_utf16().count());
 
-    // Editing a hinted line drops its hints; the others stay.
+    // Editing a line with results drops them; the others stay.
     s.client.edit(&u, (4, 0), (4, 0), "# ");
     let hints = s.inlay_hints(&u);
-    assert!(hints.iter().all(|h| h["position"]["line"] == 3), "{hints:#?}");
+    assert!(!hints.is_empty() && hints.iter().all(|h| h["position"]["line"] == 3), "{hints:#?}");
 
     // Hints can be switched off.
-    s.client.notify("workspace/didChangeConfiguration", json!({"settings": {"runnable": {"cacheDir": shared_cache(), "hints": {"coverage": false}}}}));
+    s.client.notify("workspace/didChangeConfiguration", json!({"settings": {"runnable": {"cacheDir": shared_cache(), "hints": {"values": false}}}}));
     let hints = s.inlay_hints(&u);
-    assert!(hints.iter().all(|h| h["label"].as_str().unwrap().starts_with('=')), "{hints:#?}");
+    assert!(hints.is_empty(), "{hints:#?}");
 
     // The report.
     let report = s.client.request("workspace/executeCommand", json!({"command": "runnable.showReport", "arguments": [{"uri": u}]})).unwrap();
@@ -389,10 +399,40 @@ fn coverage_hints_count_executions_of_the_statement_not_line_events() {
         let l = line_of(start);
         hints.iter().filter(|h| h["position"]["line"] == l).map(|h| h["label"].as_str().unwrap().to_string()).collect::<Vec<_>>()
     };
+    // Once needs no hint (the hover says so); the loop body's three times do.
     for once in ["upper = ", "with io.StringIO", "    first = ", "longest = ", "for w in words"] {
-        assert_eq!(label(once), vec!["ran ×1"], "{once}: {hints:#?}");
+        assert!(label(once).is_empty(), "{once}: {hints:#?}");
+        assert!(s.hover(&u, line_of(once)).contains("ran once in the last run"), "{once}");
     }
     assert_eq!(label("    print(w)"), vec!["ran ×3"], "{hints:#?}");
+}
+
+#[test]
+fn value_hints_skip_spelled_literals_and_the_hover_has_the_whole_value() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let text = "left = 4\nright = left * 2\ntable = 'a  b\\n' * 2\nif right > 100:\n    print('big')\n";
+    let u = s.open("values.py", "python", text);
+    s.make_runnable(&u, range(0, 0, 5, 0));
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "completed", "{done}");
+    s.client.wait_for("workspace/inlayHint/refresh", SHORT, |_| true).expect("inlay hint refresh");
+    let doc = s.client.doc(&u).text;
+    let line_of = |start: &str| doc.lines().position(|l| l.starts_with(start)).unwrap() as u64;
+    let hints = s.inlay_hints(&u);
+    let label = |start: &str| {
+        let l = line_of(start);
+        hints.iter().filter(|h| h["position"]["line"] == l).map(|h| h["label"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    assert!(label("left = 4").is_empty(), "the line spells 4 and ran once: {hints:#?}");
+    assert_eq!(label("right = "), vec!["= 8"], "{hints:#?}");
+    assert_eq!(label("    print('big')"), vec!["not reached"], "{hints:#?}");
+    let hover = s.hover(&u, line_of("right = "));
+    assert!(hover.contains("```python\nright = 8\n```"), "{hover}");
+    assert!(s.hover(&u, line_of("    print('big')")).contains("not reached"));
+    // A statement that ran once has no hint, but its hover says so.
+    assert!(label("if right").is_empty(), "{hints:#?}");
+    assert_eq!(s.hover(&u, line_of("if right")), "Runnable: ran once in the last run");
 }
 
 #[test]

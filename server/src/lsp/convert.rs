@@ -141,23 +141,131 @@ pub fn inlay_hints<'a>(
             padding_right: None,
             data: None,
         };
-        if settings.hints_coverage && a.value.executable {
-            let label = if a.value.hits > 0 { format!("ran ×{}", a.value.hits) } else { "not reached".to_string() };
-            out.push(hint(label, "Runnable: how often this line ran in the last run"));
+        // Once is what a reader expects of a line that ran: only the
+        // exceptions are worth a hint (a line not reached, a line repeated).
+        if settings.hints_coverage && a.value.executable && a.value.hits != 1 {
+            let label = if a.value.hits > 1 { format!("ran ×{}", a.value.hits) } else { "not reached".to_string() };
+            out.push(hint(label, "Runnable: how many times this statement ran in the last run (hover the line for more)"));
         }
-        if settings.hints_values && !a.value.values.is_empty() {
-            out.push(hint(values_label(&a.value.values), "Runnable: the first value assigned on this line"));
+        if settings.hints_values {
+            let line = position::line_text(rope, a.line as usize);
+            let shown = unspelled_values(&line, &a.value.values);
+            if !shown.is_empty() {
+                out.push(hint(values_label(&shown), "Runnable: the first value assigned on this line (hover the line for the whole value)"));
+            }
         }
     }
     out
 }
 
-/// `= 42` for one name, `a = 1, b = 2` for several; each value truncated.
+/// The values worth a hint: those the line does not spell itself
+/// (`left = 4` says `4` already; `n = len(xs)` does not say `3`).
+pub fn unspelled_values(line: &str, values: &[(String, String)]) -> Vec<(String, String)> {
+    let rhs = assigned_text(line);
+    let spelled: Vec<String> = rhs.map(|r| split_top_level(r).into_iter().map(normalise_literal).collect()).unwrap_or_default();
+    values.iter().filter(|(_, v)| !spelled.contains(&normalise_literal(v))).cloned().collect()
+}
+
+/// The text after a line's assignment `=` (not `==`, `<=`, `>=`, `!=`,
+/// and not inside brackets or strings), without a trailing comment.
+fn assigned_text(line: &str) -> Option<&str> {
+    let b = line.as_bytes();
+    let (mut depth, mut quote, mut at) = (0i32, None::<u8>, None);
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match quote {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                b'\'' | b'"' => quote = Some(c),
+                b'#' => break,
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                b'=' if depth == 0 && b.get(i + 1) != Some(&b'=') && !(i > 0 && b"=<>!:+-*/%&|^@".contains(&b[i - 1])) => at = Some(i),
+                _ => {}
+            },
+        }
+        i += 1;
+    }
+    let start = at? + 1;
+    let rest = &line[start..];
+    // Cut a trailing comment (outside strings).
+    let mut quote = None::<char>;
+    let mut end = rest.len();
+    for (j, c) in rest.char_indices() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None if c == '#' => {
+                end = j;
+                break;
+            }
+            None => {}
+        }
+    }
+    Some(rest[..end].trim())
+}
+
+/// `a, (b, c)` -> [`a`, `(b, c)`]: the top-level items of a tuple display.
+fn split_top_level(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut quote, mut start) = (0i32, None::<char>, 0);
+    for (i, c) in text.char_indices() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '\'' | '"' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    out.push(text[start..i].trim());
+                    start = i + 1;
+                }
+                _ => {}
+            },
+        }
+    }
+    out.push(text[start..].trim());
+    out.retain(|s| !s.is_empty());
+    if out.len() > 1 {
+        // The whole display too: `xs = 1, 2` spells `(1, 2)`.
+        out.push(text.trim());
+    }
+    out
+}
+
+/// A literal as Python's repr would spell it, roughly: `"x"` -> `'x'`,
+/// `(1, 2)` and `1, 2` alike, spaces after commas.
+fn normalise_literal(text: &str) -> String {
+    let t = text.trim();
+    let t = t.strip_prefix('(').and_then(|x| x.strip_suffix(')')).filter(|x| x.contains(',')).unwrap_or(t);
+    let t = match t.strip_prefix('"').and_then(|x| x.strip_suffix('"')) {
+        Some(inner) if !inner.contains('\'') && !inner.contains('\\') => format!("'{inner}'"),
+        _ => t.to_string(),
+    };
+    t.split(',').map(str::trim).collect::<Vec<_>>().join(", ")
+}
+
+/// Longest hint text for one value, in chars.
+const HINT_VALUE_CHARS: usize = 40;
+
+/// `= 42` for one name, `a = 1, b = 2` for several; each value on one line
+/// (a multi-line repr, such as a pandas table's, joined with ` ⏎ ` after
+/// collapsing its padding) and truncated; the hover has it whole.
 pub fn values_label(values: &[(String, String)]) -> String {
     let short = |v: &str| {
-        let v = v.replace('\n', "\\n");
-        if v.chars().count() > 40 {
-            format!("{}…", v.chars().take(39).collect::<String>())
+        let v = v
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ⏎ ");
+        if v.chars().count() > HINT_VALUE_CHARS {
+            format!("{}…", v.chars().take(HINT_VALUE_CHARS - 1).collect::<String>())
         } else {
             v
         }
@@ -166,6 +274,25 @@ pub fn values_label(values: &[(String, String)]) -> String {
         [(_, v)] => format!("= {}", short(v)),
         _ => values.iter().map(|(n, v)| format!("{n} = {}", short(v))).collect::<Vec<_>>().join(", "),
     }
+}
+
+/// The hover of a line the last run left results on: how many times it ran
+/// and each value whole, as the run reported it, in an inert code block
+/// (run text never becomes Markdown: no link, image or HTML can form).
+pub fn hover_markdown(result: &LineResult) -> Option<String> {
+    let mut parts = Vec::new();
+    if result.executable {
+        parts.push(match result.hits {
+            0 => "Runnable: not reached in the last run".to_string(),
+            1 => "Runnable: ran once in the last run".to_string(),
+            n => format!("Runnable: ran {n} times in the last run"),
+        });
+    }
+    if !result.values.is_empty() {
+        let text = result.values.iter().map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join("\n");
+        parts.push(format!("First value assigned:\n\n{}", super::report_md::block(&text, "python")));
+    }
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
 }
 
 /// What applying a result takes.

@@ -159,6 +159,10 @@ impl LanguageServer for Router {
         guard("workspace/executeCommand", || execute_command::handle(&self.state, params))
     }
 
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        guard("textDocument/hover", || hover::handle(&self.state, params))
+    }
+
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
         guard("textDocument/inlayHint", || inlay_hint::handle(&self.state, params))
     }

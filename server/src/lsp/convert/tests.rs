@@ -198,10 +198,12 @@ fn a_statement_counts_its_starts_on_its_first_line() {
 
 #[test]
 fn inlay_hints_at_line_ends_with_switches() {
-    let s = snap("a.py", Language::Python, "s = '漢字'\nif s:\n    pass\n");
+    let s = snap("a.py", Language::Python, "s = name.upper()\nif s:\n    pass\nt = '漢字'\n");
     let results = [
-        Anchored { line: 0, text: "s = '漢字'".into(), value: LineResult { executable: true, hits: 3, values: vec![("s".into(), "'漢字'".into())] } },
+        Anchored { line: 0, text: "s = name.upper()".into(), value: LineResult { executable: true, hits: 3, values: vec![("s".into(), "'漢字'".into())] } },
+        Anchored { line: 1, text: "if s:".into(), value: LineResult { executable: true, hits: 1, values: vec![] } },
         Anchored { line: 2, text: "    pass".into(), value: LineResult { executable: true, hits: 0, values: vec![] } },
+        Anchored { line: 3, text: "t = '漢字'".into(), value: LineResult { executable: true, hits: 1, values: vec![("t".into(), "'漢字'".into())] } },
     ];
     let settings = Settings::default();
     let labels = |hints: Vec<InlayHint>| {
@@ -213,24 +215,56 @@ fn inlay_hints_at_line_ends_with_switches() {
             })
             .collect::<Vec<_>>()
     };
-    let all = labels(inlay_hints(&s.rope, results.iter(), 0, 2, &settings, Encoding::Utf16));
-    assert_eq!(all, vec![(pos(0, 8), "ran ×3".into()), (pos(0, 8), "= '漢字'".into()), (pos(2, 8), "not reached".into())]);
-    let utf8 = labels(inlay_hints(&s.rope, results.iter(), 0, 0, &settings, Encoding::Utf8));
-    assert_eq!(utf8[0].0, pos(0, 12));
+    // Counts above one and "not reached" only; no value the line spells itself.
+    let all = labels(inlay_hints(&s.rope, results.iter(), 0, 3, &settings, Encoding::Utf16));
+    assert_eq!(all, vec![(pos(0, 16), "ran ×3".into()), (pos(0, 16), "= '漢字'".into()), (pos(2, 8), "not reached".into())]);
+    let utf8 = labels(inlay_hints(&s.rope, results.iter(), 3, 3, &settings, Encoding::Utf8));
+    assert!(utf8.is_empty(), "{utf8:?}");
     let only_values = Settings { hints_coverage: false, ..Settings::default() };
-    assert_eq!(labels(inlay_hints(&s.rope, results.iter(), 0, 2, &only_values, Encoding::Utf16)), vec![(pos(0, 8), "= '漢字'".into())]);
+    assert_eq!(labels(inlay_hints(&s.rope, results.iter(), 0, 2, &only_values, Encoding::Utf16)), vec![(pos(0, 16), "= '漢字'".into())]);
     let in_range = labels(inlay_hints(&s.rope, results.iter(), 1, 2, &settings, Encoding::Utf16));
     assert_eq!(in_range.len(), 1);
 }
 
 #[test]
-fn value_labels_are_short() {
+fn values_the_line_spells_are_not_hinted() {
+    let v = |pairs: &[(&str, &str)]| pairs.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect::<Vec<_>>();
+    let names = |line: &str, values: &[(&str, &str)]| unspelled_values(line, &v(values)).into_iter().map(|(n, _)| n).collect::<Vec<_>>();
+    assert!(names("left = 4", &[("left", "4")]).is_empty());
+    assert!(names("greeting = \"hi\"  # a comment", &[("greeting", "'hi'")]).is_empty());
+    assert!(names("a, b = 1, 'x'", &[("a", "1"), ("b", "'x'")]).is_empty());
+    assert!(names("pair = (1, 2)", &[("pair", "(1, 2)")]).is_empty());
+    assert!(names("xs = [1,2]", &[("xs", "[1, 2]")]).is_empty());
+    // Computed values are what a hint is for.
+    assert_eq!(names("n = len(xs)", &[("n", "3")]), vec!["n"]);
+    assert_eq!(names("total = 4 * 1", &[("total", "4")]), vec!["total"]);
+    assert_eq!(names("if x == 4: y = f(x)", &[("y", "4")]), vec!["y"]);
+    assert_eq!(names("for line in fh:", &[("line", "'a\\n'")]), vec!["line"]);
+}
+
+#[test]
+fn value_labels_are_short_and_on_one_line() {
     assert_eq!(values_label(&[("x".into(), "42".into())]), "= 42");
     assert_eq!(values_label(&[("a".into(), "1".into()), ("b".into(), "'s'".into())]), "a = 1, b = 's'");
     let long = values_label(&[("x".into(), "y".repeat(100))]);
     assert_eq!(long.chars().count(), 2 + 40);
     assert!(long.ends_with('…'));
-    assert_eq!(values_label(&[("x".into(), "'a\nb'".into())]), "= 'a\\nb'");
+    // A pandas Series' repr: its rows, padding collapsed.
+    let series = "customer\n1    10\n2    20\nName: amount, dtype: int64";
+    assert_eq!(values_label(&[("s".into(), series.into())]), "= customer ⏎ 1 10 ⏎ 2 20 ⏎ Name: amount, …");
+}
+
+#[test]
+fn the_hover_has_the_count_and_the_whole_value_in_an_inert_block() {
+    let series = "customer\n1    10\n2    20\nName: amount, dtype: int64";
+    let md = hover_markdown(&LineResult { executable: true, hits: 4, values: vec![("s".into(), series.into())] }).unwrap();
+    assert!(md.starts_with("Runnable: ran 4 times in the last run"), "{md}");
+    assert!(md.contains(&format!("```python\ns = {series}\n```")), "{md}");
+    // Run text that looks like Markdown stays in the code block.
+    let md = hover_markdown(&LineResult { executable: false, hits: 0, values: vec![("u".into(), "'```![x](http://e/)'".into())] }).unwrap();
+    assert!(md.contains("````python\nu = '```![x](http://e/)'\n````"), "{md}");
+    assert_eq!(hover_markdown(&LineResult { executable: true, hits: 0, values: vec![] }).unwrap(), "Runnable: not reached in the last run");
+    assert!(hover_markdown(&LineResult { executable: false, hits: 0, values: vec![] }).is_none());
 }
 
 #[test]

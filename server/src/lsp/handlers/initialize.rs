@@ -51,6 +51,7 @@ pub fn handle(state: &Arc<State>, params: InitializeParams) -> Result<Initialize
                 work_done_progress_options: WorkDoneProgressOptions { work_done_progress: Some(true) },
             }),
             inlay_hint_provider: Some(OneOf::Left(true)),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
             ..Default::default()
         },
         server_info: Some(ServerInfo { name: "runnable".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),

@@ -8,6 +8,7 @@ pub mod did_change_configuration;
 pub mod did_close;
 pub mod did_open;
 pub mod execute_command;
+pub mod hover;
 pub mod initialize;
 pub mod initialized;
 pub mod inlay_hint;
