@@ -159,6 +159,12 @@ impl Session {
     }
 }
 
+/// `running: run 1, 0.3 s`.
+fn regex_like_running(message: &str) -> bool {
+    let Some(rest) = message.strip_prefix("running: run 1, ") else { return false };
+    rest.strip_suffix(" s").is_some_and(|secs| secs.parse::<f64>().is_ok_and(|s| s >= 0.0))
+}
+
 fn range(l1: u32, c1: u32, l2: u32, c2: u32) -> Value {
     json!({"start": {"line": l1, "character": c1}, "end": {"line": l2, "character": c2}})
 }
@@ -338,6 +344,17 @@ fn make_runnable_inserts_the_prefix_reports_progress_and_hints() {
     assert_eq!(progress.first().unwrap()["message"], "environment");
     assert!(progress.iter().any(|p| p["kind"] == "report" && p["message"].as_str().unwrap().starts_with("exploring: round ")), "{progress:#?}");
     assert_eq!(progress.last().unwrap()["kind"], "end");
+    // The stages in order: environment, running (the first run, with its
+    // number and the time so far), exploring; never back to an earlier one.
+    let stage_of = |p: &Value| p["message"].as_str().unwrap_or("").split([':', ' ']).next().unwrap_or("").to_string();
+    let stages: Vec<String> = progress.iter().filter(|p| p["kind"] != "end").map(stage_of).collect();
+    let mut order: Vec<String> = stages.clone();
+    order.dedup();
+    assert_eq!(&order[..3], ["environment", "running", "exploring"], "{progress:#?}");
+    let rank = |s: &str| ["environment", "running", "exploring", "evolving"].iter().position(|x| *x == s).unwrap_or_else(|| panic!("unknown stage {s}"));
+    assert!(order.windows(2).all(|w| rank(&w[0]) < rank(&w[1])), "stages go back: {order:?}");
+    let running = progress.iter().find(|p| stage_of(p) == "running").unwrap()["message"].as_str().unwrap().to_string();
+    assert!(regex_like_running(&running), "{running}");
 
     // The edit: prefix above the fragment, applied at the version that ran.
     let edits = s.client.messages("workspace/applyEdit");

@@ -17,7 +17,7 @@ use crate::synth::Proposer;
 use crate::coverage::Coverage;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -109,7 +109,9 @@ impl Engine {
         Ok(pool)
     }
 
-    pub fn fix(&self, source: &str, opts: &FixOptions, progress: &dyn Progress) -> Result<FixReport, FixError> {
+    /// `progress` is `Sync` because every run is announced from the executor
+    /// the session runs through (`Progress::running`).
+    pub fn fix(&self, source: &str, opts: &FixOptions, progress: &(dyn Progress + Sync)) -> Result<FixReport, FixError> {
         // Network is allowed for one run: its pool does not outlive it.
         let _forget = opts.allow_network.then_some(ForgetNetworkPools(&self.pools));
         let started = Instant::now();
@@ -131,7 +133,8 @@ impl Engine {
         modules.extend(proposer.initial(&ctx).imported_modules());
         let plan = env::plan_imports(&modules, &self.stdlib);
         let environment = self.envs.prepare_allowing(&plan.distributions, &[], opts.install, &opts.allow_builds)?;
-        let mut chosen = self.search_in(environment, &fragment, &analysis, opts.budget, opts, progress)?;
+        let runs = RunClock { runs: AtomicUsize::new(0), started };
+        let mut chosen = self.search_in(environment, &fragment, &analysis, opts.budget, opts, progress, &runs)?;
         let mut executions = chosen.executions;
         let mut distributions = plan.distributions.clone();
         // A later search: what is left of the budget, and at least a third of it.
@@ -154,7 +157,7 @@ impl Engine {
             with.insert(dep.distribution);
             match self.envs.prepare_allowing(&with, &[], true, &opts.allow_builds) {
                 Ok(fuller) if fuller.missing.is_empty() => {
-                    let searched = self.search_in(fuller, &fragment, &analysis, later_budget(), opts, progress)?;
+                    let searched = self.search_in(fuller, &fragment, &analysis, later_budget(), opts, progress, &runs)?;
                     executions += searched.executions;
                     if searched.result.best.score() > chosen.result.best.score() {
                         report.used = true;
@@ -188,7 +191,7 @@ impl Engine {
             match self.envs.prepare_allowing(&distributions, &legacy_plan.constraints, true, &opts.allow_builds) {
                 Ok(older) if older.missing.is_empty() => {
                     let versions = env::installed_versions(&older.venv);
-                    let searched = self.search_in(older, &fragment, &analysis, later_budget(), opts, progress)?;
+                    let searched = self.search_in(older, &fragment, &analysis, later_budget(), opts, progress, &runs)?;
                     executions += searched.executions;
                     report.versions = legacy_plan
                         .constraints
@@ -275,10 +278,20 @@ impl Engine {
 
     /// Run the search in `environment` with `budget`, at most `opts.max_runs`
     /// runs, in the pool that has the network only if `opts.allow_network`.
-    fn search_in(&self, environment: Environment, fragment: &str, analysis: &Analysis, budget: Duration, opts: &FixOptions, progress: &dyn Progress) -> Result<Searched, FixError> {
+    #[allow(clippy::too_many_arguments)]
+    fn search_in(
+        &self,
+        environment: Environment,
+        fragment: &str,
+        analysis: &Analysis,
+        budget: Duration,
+        opts: &FixOptions,
+        progress: &(dyn Progress + Sync),
+        runs: &RunClock,
+    ) -> Result<Searched, FixError> {
         let pool = self.pool(&environment.python, opts.allow_network)?;
         let ctx = Context { fragment, analysis, stdlib: &self.stdlib };
-        let noting = Noting::new(pool.as_ref());
+        let noting = Noting::new(pool.as_ref(), progress, runs);
         let mut session = Session::new(ctx, &noting, budget, opts.max_runs);
         let result = search::search(&mut session, &Deterministic, progress)?;
         let (executions, library_errors) = (session.executions, std::mem::take(&mut session.library_errors));
@@ -346,11 +359,25 @@ struct Noting<'a> {
     layers: Layers,
     /// One denial per kind of thing, the first seen.
     denied: Mutex<Vec<Denial>>,
+    /// Told of every run as it starts (the editor's "running" stage).
+    progress: &'a (dyn Progress + Sync),
+    runs: &'a RunClock,
+}
+
+/// The runs of one fix, over all its searches, and when it started.
+struct RunClock {
+    runs: AtomicUsize,
+    started: Instant,
 }
 
 impl<'a> Noting<'a> {
-    fn new(pool: &'a WorkerPool) -> Self {
-        Noting { pool, layers: Layers::of(&pool.containment(), own_uid()), denied: Mutex::new(Vec::new()) }
+    fn new(pool: &'a WorkerPool, progress: &'a (dyn Progress + Sync), runs: &'a RunClock) -> Self {
+        Noting { pool, layers: Layers::of(&pool.containment(), own_uid()), denied: Mutex::new(Vec::new()), progress, runs }
+    }
+
+    fn announce(&self) {
+        let n = self.runs.runs.fetch_add(1, Ordering::Relaxed) + 1;
+        self.progress.running(n, self.runs.started.elapsed());
     }
 
     fn note(&self, outcome: &RunOutcome) {
@@ -367,12 +394,14 @@ impl<'a> Noting<'a> {
 
 impl Executor for Noting<'_> {
     fn run(&self, req: &RunRequest) -> Result<RunOutcome, ExecError> {
+        self.announce();
         let outcome = self.pool.run(req)?;
         self.note(&outcome);
         Ok(outcome)
     }
 
     fn run_cancellable(&self, req: &RunRequest, cancel: &AtomicBool) -> Result<RunOutcome, ExecError> {
+        self.announce();
         let outcome = self.pool.run_cancellable(req, cancel)?;
         self.note(&outcome);
         Ok(outcome)

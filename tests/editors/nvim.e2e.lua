@@ -102,6 +102,18 @@ local attached = check('the client attaches to the Python buffer', function()
   out:write(('# attached after %s\n'):format(elapsed()))
 end)
 
+-- What the plugin echoes in the command line (progress), for the check below.
+local echoed = {}
+local real_echo = vim.api.nvim_echo
+vim.api.nvim_echo = function(chunks, history, opts)
+  local parts = {}
+  for _, c in ipairs(chunks) do
+    parts[#parts + 1] = c[1]
+  end
+  echoed[#echoed + 1] = table.concat(parts)
+  return real_echo(chunks, history, opts)
+end
+
 local ran = attached and check(":'<,'>Runnable fix inserts the prefix above the fragment", function()
   -- Select the fragment (lines 2-3) in Visual line mode and leave it: '< and '> are set.
   vim.cmd('normal! 2GVj')
@@ -128,8 +140,25 @@ local ran = attached and check(":'<,'>Runnable fix inserts the prefix above the 
   assert(vim.fn.isdirectory(cache) == 1 and #vim.fn.readdir(cache) > 0, 'vim.g.runnable.settings.cacheDir did not reach the server: ' .. cache)
 end)
 
+vim.api.nvim_echo = real_echo
+
 local fragment_rows -- 0-based rows of the fragment after the edit
 if ran then
+  check('progress is echoed stage by stage: environment, running (run and time), exploring', function()
+    local first = {}
+    for i, e in ipairs(echoed) do
+      local stage = e:match('^Runnable: (%a+)')
+      if stage and not first[stage] then
+        first[stage] = i
+      end
+    end
+    local shown = vim.inspect(echoed)
+    assert(first.environment and first.running and first.exploring, 'stages missing: ' .. shown)
+    assert(first.environment < first.running and first.running < first.exploring, 'stages out of order: ' .. shown)
+    assert(echoed[first.running]:find('^Runnable: running: run 1, %d+%.%d s$'), 'no run number and time: ' .. echoed[first.running])
+    out:write(('# progress: %s\n'):format(table.concat(echoed, ' | ')))
+  end)
+
   check('inlay hints are enabled: the first value of the fragment, no "ran ×1"', function()
     local l = lines(bufnr)
     fragment_rows = { #l - 2, #l - 1 }

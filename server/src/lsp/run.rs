@@ -207,24 +207,53 @@ impl Reporter {
 }
 
 /// The engine's progress events, forwarded to the async side; `cancelled`
-/// is the run's flag.
+/// is the run's flag. The stages a user sees: `environment` (sent by the
+/// `Reporter`), `running` until the first run is judged, then `exploring`
+/// and `evolving`; each later run adds its number and the time so far to
+/// the stage it belongs to, so a long search visibly moves.
 struct Bridge {
     cancel: Arc<Cancel>,
     tx: mpsc::UnboundedSender<String>,
+    /// The search's stage once it has one (`exploring: ...`, `evolving`).
+    stage: std::sync::Mutex<Option<String>>,
+}
+
+impl Bridge {
+    fn new(cancel: Arc<Cancel>, tx: mpsc::UnboundedSender<String>) -> Bridge {
+        Bridge { cancel, tx, stage: std::sync::Mutex::new(None) }
+    }
+
+    fn enter(&self, stage: String) {
+        let _ = self.tx.send(stage.clone());
+        *lock(&self.stage) = Some(stage);
+    }
 }
 
 impl Progress for Bridge {
+    fn running(&self, run: usize, elapsed: Duration) {
+        let _ = self.tx.send(running_message(lock(&self.stage).as_deref(), run, elapsed));
+    }
     fn exploring(&self, round: usize, coverage: f64) {
-        let _ = self.tx.send(format!("exploring: round {round}, coverage {:.0}%", coverage * 100.0));
+        self.enter(format!("exploring: round {round}, coverage {:.0}%", coverage * 100.0));
     }
     fn evolving(&self, _variant: usize, _coverage: f64) {
-        let _ = self.tx.send("evolving".into());
+        self.enter("evolving".into());
     }
     fn cancelled(&self) -> bool {
         self.cancel.is_cancelled()
     }
     fn cancel_flag(&self) -> Option<Arc<std::sync::atomic::AtomicBool>> {
         Some(self.cancel.flag())
+    }
+}
+
+/// `running: run 1, 0.2 s` before the search has a stage, then that stage
+/// with the run: `exploring: round 2, coverage 50% (run 5, 1.3 s)`.
+fn running_message(stage: Option<&str>, run: usize, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    match stage {
+        None => format!("running: run {run}, {secs:.1} s"),
+        Some(stage) => format!("{stage} (run {run}, {secs:.1} s)"),
     }
 }
 
@@ -411,7 +440,7 @@ async fn run_engine(
     progress: &Reporter,
 ) -> Option<Result<FixReport, String>> {
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let bridge = Bridge { cancel: handle.cancel.clone(), tx };
+    let bridge = Bridge::new(handle.cancel.clone(), tx);
     let run_loaded = loaded.clone();
     let source = source.to_string();
     let mut job = tokio::task::spawn_blocking(move || {
@@ -682,4 +711,31 @@ pub fn refresh_inlay_hints(state: &Arc<State>) {
     tokio::spawn(async move {
         let _ = state.client.inlay_hint_refresh().await;
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_are_announced_in_the_stage_they_belong_to() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let bridge = Bridge::new(Arc::new(Cancel::default()), tx);
+        bridge.running(1, Duration::from_millis(240));
+        bridge.exploring(0, 0.5);
+        bridge.running(2, Duration::from_millis(1260));
+        bridge.evolving(1, 0.5);
+        bridge.running(3, Duration::from_secs(2));
+        let got: Vec<String> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+        assert_eq!(
+            got,
+            [
+                "running: run 1, 0.2 s",
+                "exploring: round 0, coverage 50%",
+                "exploring: round 0, coverage 50% (run 2, 1.3 s)",
+                "evolving",
+                "evolving (run 3, 2.0 s)"
+            ]
+        );
+    }
 }

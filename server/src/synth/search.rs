@@ -24,6 +24,10 @@ pub struct SearchResult {
 
 /// Progress events for a caller that shows them (the language server).
 pub trait Progress {
+    /// Run number `run` (1-based, counted over the whole fix) is starting,
+    /// `elapsed` after the fix started. Called by the executor the fix runs
+    /// through, so every run is announced, the first one included.
+    fn running(&self, _run: usize, _elapsed: std::time::Duration) {}
     fn exploring(&self, _round: usize, _coverage: f64) {}
     fn evolving(&self, _variant: usize, _coverage: f64) {}
     fn cancelled(&self) -> bool {
