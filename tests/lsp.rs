@@ -475,6 +475,8 @@ fn resolve_runs_and_creates_resource_files_next_to_the_document() {
     assert!(ops.iter().all(|o| o.get("kind").is_none()), "no file operations: {ops:?}");
     let created = s.root().join(".runnable/inventory.txt");
     assert!(!std::fs::read_to_string(&created).unwrap().is_empty());
+    // The folder the server created is not for git.
+    assert_eq!(std::fs::read_to_string(s.root().join(".runnable/.gitignore")).unwrap(), "*\n");
     let doc = s.client.doc(&u).text;
     assert!(doc.contains("os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), \".runnable\"))"), "{doc}");
     // The file now exists where the code looks: the diagnostic goes.
@@ -485,6 +487,29 @@ fn resolve_runs_and_creates_resource_files_next_to_the_document() {
     let out2 = std::process::Command::new("python3").arg(s.root().join("inventory.py")).current_dir("/").output().unwrap();
     assert!(!out.status.success(), "the original does not run");
     assert!(out2.status.success(), "{}", String::from_utf8_lossy(&out2.stderr));
+}
+
+#[test]
+fn the_report_gets_no_diagnostics_of_its_own() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let u = s.open("area.py", "python", "def area(w, h):\n    return w * h\n");
+    s.make_runnable(&u, range(0, 0, 2, 0));
+    let done = s.run_finished(&u, RUN);
+    assert_eq!(done["status"], "completed", "{done}");
+    let report = s.client.request("workspace/executeCommand", json!({"command": "runnable.showReport", "arguments": [{"uri": u}]})).unwrap();
+    let path = support::path_of(report.as_str().unwrap());
+    let md = std::fs::read_to_string(&path).unwrap();
+    assert!(md.contains("## Driver") && md.contains("area("), "the driver calls the function: {md}");
+    // The same text anywhere else is checked like any Markdown: the driver's
+    // fence calls `area`, which it does not define.
+    let copy = s.open("copy.md", "markdown", &md);
+    s.diagnostics(&copy, SHORT, |d| codes(d).contains(&"undefined-name".to_string()));
+    // The report itself, opened in the editor, is not.
+    let r = uri(&path);
+    s.client.open(&r, "markdown", &md);
+    let diags = s.diagnostics(&r, SHORT, |_| true);
+    assert!(diags.is_empty(), "{diags:#?}");
 }
 
 #[test]

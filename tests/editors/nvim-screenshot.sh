@@ -31,7 +31,7 @@ done
 [ -f "$TMP/done" ] || { echo "nvim-screenshot: the run did not finish" >&2; tmux -S "$SOCK" capture-pane -p -t shot >&2; exit 1; }
 sleep 0.5
 tmux -S "$SOCK" capture-pane -e -p -t shot >"$TMP/screen.txt"
-grep -q 'ran ×1' "$TMP/screen.txt" || { echo "nvim-screenshot: no inlay hint on screen" >&2; cat "$TMP/screen.txt" >&2; exit 1; }
+grep -q "= \['The quick" "$TMP/screen.txt" || { echo "nvim-screenshot: no inlay hint on screen" >&2; cat "$TMP/screen.txt" >&2; exit 1; }
 python3 tests/editors/ansi2html.py "$TMP/screen.txt" "$TMP/screen.html" --cols "$COLS" --rows "$ROWS"
 mkdir -p "$(dirname "$OUT")"
 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars \

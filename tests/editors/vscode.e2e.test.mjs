@@ -16,6 +16,7 @@
 //  7. A fragment that reads a file: the server writes the file into
 //     .runnable/ itself, so it has its content on disk without any save (no
 //     dirty editor for it), and the saved document runs with python3.
+//  8. The status item follows the active file: its last run, or none.
 //
 // Env: CODE_SERVER (the code-server binary), RUNNABLE_VSIX, RUNNABLE_BIN_DIR
 // (folder holding `runnable`, put on PATH), CHROMIUM (default
@@ -435,4 +436,14 @@ test('a file the fragment reads is on disk with its content without any save, an
   await until('the saved document', async () => fs.readFileSync(file, 'utf8').includes('os.chdir('), 15000);
   const out = execFileSync('python3', [file], { cwd: '/', encoding: 'utf8' });
   assert.equal(out.trim(), content.split('\n')[0].trim(), 'the program prints the first line of the created file');
+}));
+
+test('the status item shows the last run of the active file, not of any file', { timeout: 60000 }, guarded(async () => {
+  // After the restart (test 5) by_lightbulb.py ran 1/1 and reads_file.py 3/3; needs_package.py has not run.
+  await openFile('by_lightbulb.py', 'record_line.strip()');
+  await until('"Runnable 1/1" for by_lightbulb.py', async () => (await statusText()).includes('Runnable 1/1'), 10000);
+  await openFile('needs_package.py', 'humanize.naturalsize');
+  await until('no run for needs_package.py', async () => (await statusText()) === 'Runnable', 10000);
+  await openFile('reads_file.py', 'handle.read().splitlines()');
+  await until('"Runnable 3/3" for reads_file.py', async () => (await statusText()).includes('Runnable 3/3'), 10000);
 }));

@@ -40,11 +40,11 @@ export async function makeSelectionRunnable(ctx: Ctx): Promise<void> {
     range: client.code2ProtocolConverter.asRange(editor.selection),
   };
   ctx.log.info(`${CMD_MAKE_RUNNABLE} ${JSON.stringify(arg)}`);
-  ctx.status.running();
+  ctx.startedRun(arg.uri);
   try {
     await client.sendRequest(ExecuteCommandRequest.type, { command: CMD_MAKE_RUNNABLE, arguments: [arg], workDoneToken: newToken(client) });
   } catch (e) {
-    ctx.status.idle();
+    ctx.failedToStart(arg.uri);
     void vscode.window.showErrorMessage(`Runnable: ${errorText(e)}`);
   }
 }
@@ -52,8 +52,9 @@ export async function makeSelectionRunnable(ctx: Ctx): Promise<void> {
 export async function showLastReport(ctx: Ctx): Promise<void> {
   const client = await runningClient(ctx);
   if (!client) return;
-  const active = vscode.window.activeTextEditor?.document;
-  const uri = ctx.lastRunUri ?? (active ? client.code2ProtocolConverter.asUri(active.uri) : undefined);
+  // The active document's report when it has been run (the status item shows that run), else the last run's.
+  const active = ctx.activeUri();
+  const uri = ctx.runOf(active) ? active : (ctx.lastRunUri ?? active);
   try {
     await client.sendRequest(ExecuteCommandRequest.type, { command: CMD_SHOW_REPORT, arguments: uri ? [{ uri }] : [] });
   } catch (e) {

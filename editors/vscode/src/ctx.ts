@@ -23,6 +23,10 @@ export class Ctx implements vscode.Disposable {
   client: LanguageClient | undefined;
   /** The document of the last finished run, for "Show Last Report". */
   lastRunUri: string | undefined;
+  /** The last finished run of each document (protocol URI): the status item shows the active one's. */
+  private readonly runs = new Map<string, RunFinished>();
+  /** Documents with a run going on. */
+  private readonly running = new Set<string>();
   private readonly disposables: vscode.Disposable[] = [];
   private clientDisposables: vscode.Disposable[] = [];
   private pending: Promise<void> | undefined;
@@ -34,11 +38,45 @@ export class Ctx implements vscode.Disposable {
     this.disposables.push(this.log, this.status);
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfiguration(e)),
+      vscode.window.onDidChangeActiveTextEditor(() => this.showActive()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.log.info('workspace trusted: restarting the server');
         void this.restart();
       }),
     );
+  }
+
+  /** The protocol URI of the active editor's document, if any. */
+  activeUri(): string | undefined {
+    const doc = vscode.window.activeTextEditor?.document;
+    return doc && this.client ? this.client.code2ProtocolConverter.asUri(doc.uri) : undefined;
+  }
+
+  /** The last run of `uri`, if it had one this session. */
+  runOf(uri: string | undefined): RunFinished | undefined {
+    return uri === undefined ? undefined : this.runs.get(uri);
+  }
+
+  /** A run of `uri` has started. */
+  startedRun(uri: string): void {
+    this.running.add(uri);
+    this.showActive();
+  }
+
+  /** A run of `uri` could not start. */
+  failedToStart(uri: string): void {
+    this.running.delete(uri);
+    this.showActive();
+  }
+
+  /** The status item follows the active document: its run going on, its last run, or nothing. */
+  private showActive(): void {
+    if (!this.client?.isRunning()) return;
+    const uri = this.activeUri();
+    const run = this.runOf(uri);
+    if (uri !== undefined && this.running.has(uri)) this.status.running();
+    else if (run) this.status.finished(run);
+    else this.status.idle();
   }
 
   /** Start, or restart, the server. Calls while one is under way coalesce into one more. */
@@ -94,7 +132,9 @@ export class Ctx implements vscode.Disposable {
     this.clientDisposables.push(
       client.onNotification(RUN_FINISHED, (run: RunFinished) => {
         this.lastRunUri = run.uri;
-        this.status.finished(run);
+        this.runs.set(run.uri, run);
+        this.running.delete(run.uri);
+        this.showActive();
         this.log.info(`run finished: ${JSON.stringify(run)}`);
       }),
       client.onDidChangeState((e) => {
@@ -126,6 +166,10 @@ export class Ctx implements vscode.Disposable {
   private async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    // A new server knows no earlier run.
+    this.runs.clear();
+    this.running.clear();
+    this.lastRunUri = undefined;
     for (const d of this.clientDisposables) d.dispose();
     this.clientDisposables = [];
     if (client) {

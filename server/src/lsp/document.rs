@@ -252,6 +252,36 @@ mod tests {
     }
 
     #[test]
+    fn hints_move_back_when_the_inserted_prefix_is_undone_and_redone() {
+        let mut d = doc("# c\nx = s.strip()\nprint(x)\n");
+        d.set_results(
+            vec![
+                Anchored { line: 1, text: "x = s.strip()".into(), value: result(1) },
+                Anchored { line: 2, text: "print(x)".into(), value: result(2) },
+            ],
+            vec![],
+        );
+        let at = |d: &Document| d.hints.iter().map(|a| (a.line, a.value.hits)).collect::<Vec<_>>();
+        // The run's edit: the prefix above the fragment.
+        d.apply(vec![change(1, 0, 1, 0, "s = ' a '\n\n")], 2, Encoding::Utf16);
+        assert_eq!(at(&d), vec![(3, 1), (4, 2)]);
+        // VS Code's undo: the inverse edit, deleting the lines it inserted.
+        d.apply(vec![change(1, 0, 3, 0, "")], 3, Encoding::Utf16);
+        assert_eq!(d.rope.to_string(), "# c\nx = s.strip()\nprint(x)\n");
+        assert_eq!(at(&d), vec![(1, 1), (2, 2)]);
+        // Neovim's undo: the same as one change ending at the previous line's end.
+        d.apply(vec![change(0, 3, 0, 3, "\ns = ' a '\n")], 4, Encoding::Utf16);
+        assert_eq!(at(&d), vec![(3, 1), (4, 2)]);
+        d.apply(vec![change(0, 3, 2, 0, "")], 5, Encoding::Utf16);
+        assert_eq!(at(&d), vec![(1, 1), (2, 2)]);
+        // A whole-text undo (full sync).
+        d.apply(vec![TextDocumentContentChangeEvent { range: None, range_length: None, text: "# c\ns = ' a '\n\nx = s.strip()\nprint(x)\n".into() }], 6, Encoding::Utf16);
+        assert_eq!(at(&d), vec![(3, 1), (4, 2)]);
+        d.apply(vec![TextDocumentContentChangeEvent { range: None, range_length: None, text: "# c\nx = s.strip()\nprint(x)\n".into() }], 7, Encoding::Utf16);
+        assert_eq!(at(&d), vec![(1, 1), (2, 2)]);
+    }
+
+    #[test]
     fn hints_follow_an_inserted_prefix_and_vanish_on_their_own_edit() {
         let mut d = doc("x = s.strip()\nprint(x)\n");
         d.set_results(

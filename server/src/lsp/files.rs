@@ -18,6 +18,20 @@ pub const KEPT: &str = "it exists with other content: kept yours";
 /// the user's, not an earlier report.
 pub const REPORT_HEADING: &str = "# Runnable report";
 
+/// What the server puts in a resource folder it creates: the folder holds
+/// generated files (data made up for a run, copies, reports) that do not
+/// belong in the user's repository.
+pub const GITIGNORE: (&str, &[u8]) = (".gitignore", b"*\n");
+
+/// Whether a document is one of Runnable's own reports (`<resourceDir>/<name>.report.md`
+/// beginning with the report heading): its Python fences show what ran and
+/// get no diagnostics (they would fill the Problems panel with every run).
+pub fn is_report(path: &Path, resource_dir: &str, text_head: &str) -> bool {
+    let in_resource_dir = path.parent().is_some_and(|dir| dir.ends_with(resource_dir));
+    let named = path.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".report.md"));
+    in_resource_dir && named && text_head.starts_with(REPORT_HEADING)
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
     /// Nothing there: create it.
@@ -83,6 +97,16 @@ pub fn skipped_message(skipped: &[(PathBuf, String)]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_runnables_own_reports_in_the_resource_dir_are_reports() {
+        let head = "# Runnable report: a.py";
+        assert!(is_report(Path::new("/w/.runnable/a.py.report.md"), ".runnable", head));
+        assert!(is_report(Path::new("/w/out/gen/a.py.report.md"), "out/gen", head));
+        assert!(!is_report(Path::new("/w/a.py.report.md"), ".runnable", head), "outside resourceDir");
+        assert!(!is_report(Path::new("/w/.runnable/notes.md"), ".runnable", head), "not a report's name");
+        assert!(!is_report(Path::new("/w/.runnable/a.py.report.md"), ".runnable", "# My notes"), "the user's file");
+    }
 
     #[test]
     fn only_absent_files_are_created_and_links_never_written() {

@@ -646,7 +646,7 @@ struct Written {
 async fn write_files(state: &Arc<State>, edit: &ResultEdit) -> Written {
     let mut out = Written::default();
     let Some((base, dir)) = edit.folder.as_ref().filter(|_| !edit.files.is_empty()) else { return out };
-    let folder = match Folder::open(base, dir, true) {
+    let folder = match Folder::open_resources(base, dir) {
         Ok(folder) => folder,
         Err(e) => {
             out.skipped = edit.files.iter().map(|(rel, _)| (base.join(dir).join(rel), e.to_string())).collect();

@@ -84,16 +84,18 @@ const DIR_FLAGS: OFlags = OFlags::RDONLY.union(OFlags::DIRECTORY).union(OFlags::
 
 /// `name` in `dir` as a folder, never through a symlink; created (with
 /// `mode`) when missing and `create`. None when missing and not `create`.
-fn open_dir(dir: BorrowedFd, name: &OsStr, path: &Path, create: bool, mode: u32) -> Result<Option<OwnedFd>, WriteError> {
+/// The flag says whether this call created it.
+fn open_dir(dir: BorrowedFd, name: &OsStr, path: &Path, create: bool, mode: u32) -> Result<Option<(OwnedFd, bool)>, WriteError> {
     match openat(dir, name, DIR_FLAGS, Mode::empty()) {
-        Ok(fd) => Ok(Some(fd)),
+        Ok(fd) => Ok(Some((fd, false))),
         Err(Errno::NOENT) if !create => Ok(None),
         Err(Errno::NOENT) => {
-            match mkdirat(dir, name, Mode::from_raw_mode(mode)) {
-                Ok(()) | Err(Errno::EXIST) => {}
+            let created = match mkdirat(dir, name, Mode::from_raw_mode(mode)) {
+                Ok(()) => true,
+                Err(Errno::EXIST) => false,
                 Err(e) => return Err(io(path, e)),
-            }
-            openat(dir, name, DIR_FLAGS, Mode::empty()).map(Some).map_err(|e| explain(dir, name, path, e, true))
+            };
+            openat(dir, name, DIR_FLAGS, Mode::empty()).map(|fd| Some((fd, created))).map_err(|e| explain(dir, name, path, e, true))
         }
         Err(e) => Err(explain(dir, name, path, e, true)),
     }
@@ -104,6 +106,8 @@ fn open_dir(dir: BorrowedFd, name: &OsStr, path: &Path, create: bool, mode: u32)
 pub struct Folder {
     fd: OwnedFd,
     path: PathBuf,
+    /// Whether opening it created it (its last name).
+    created: bool,
 }
 
 impl Folder {
@@ -115,11 +119,27 @@ impl Folder {
 
     fn open_with(base: &Path, rel: &Path, create: bool, mode: u32) -> Result<Folder, WriteError> {
         let fd = rustix::fs::open(base, OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty()).map_err(|e| io(base, e))?;
-        let mut folder = Folder { fd, path: base.to_path_buf() };
+        let mut folder = Folder { fd, path: base.to_path_buf(), created: false };
         for name in names(rel)? {
             let path = folder.path.join(name);
-            let fd = open_dir(folder.fd.as_fd(), name, &path, create, mode)?.ok_or_else(|| io(&path, Errno::NOENT))?;
-            folder = Folder { fd, path };
+            let (fd, created) = open_dir(folder.fd.as_fd(), name, &path, create, mode)?.ok_or_else(|| io(&path, Errno::NOENT))?;
+            folder = Folder { fd, path, created };
+        }
+        Ok(folder)
+    }
+
+    /// The resource folder `rel` below `base`, created when missing; when
+    /// this created it, with a `.gitignore` of `*` in it (what the server
+    /// writes there is generated, not the user's). A folder the user made
+    /// is left as it is.
+    pub fn open_resources(base: &Path, rel: &Path) -> Result<Folder, WriteError> {
+        let folder = Folder::open(base, rel, true)?;
+        if folder.created {
+            let (name, bytes) = super::files::GITIGNORE;
+            // Not having it is no reason to fail the run's files.
+            if let Err(e) = folder.create_new(Path::new(name), bytes) {
+                tracing::warn!("{}: {e}", folder.path.join(name).display());
+            }
         }
         Ok(folder)
     }
@@ -153,7 +173,7 @@ impl Folder {
             path.push(part);
             let dir = sub.as_ref().map_or(self.fd.as_fd(), |f| f.as_fd());
             match open_dir(dir, part, &path, create, 0o755)? {
-                Some(next) => sub = Some(next),
+                Some((next, _)) => sub = Some(next),
                 None => return Ok(None),
             }
         }
@@ -297,6 +317,22 @@ mod tests {
         // `resourceDir: "."` is the document's folder itself.
         let same = Folder::open(&ws, Path::new("."), true).unwrap();
         assert_eq!(same.path(), ws.as_path());
+    }
+
+    #[test]
+    fn a_resource_folder_the_server_creates_is_ignored_by_git_one_of_the_users_is_left_alone() {
+        let (_tmp, ws, _) = setup();
+        let folder = Folder::open_resources(&ws, Path::new(".runnable")).unwrap();
+        assert_eq!(std::fs::read(ws.join(".runnable/.gitignore")).unwrap(), b"*\n");
+        drop(folder);
+        // Opened again (it exists now): the user's own edit of it stays.
+        std::fs::write(ws.join(".runnable/.gitignore"), "!keep.csv\n").unwrap();
+        Folder::open_resources(&ws, Path::new(".runnable")).unwrap();
+        assert_eq!(std::fs::read(ws.join(".runnable/.gitignore")).unwrap(), b"!keep.csv\n");
+        // A folder the user made first gets none.
+        std::fs::create_dir(ws.join("mine")).unwrap();
+        Folder::open_resources(&ws, Path::new("mine")).unwrap();
+        assert!(!ws.join("mine/.gitignore").exists());
     }
 
     #[test]

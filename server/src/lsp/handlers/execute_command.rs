@@ -50,7 +50,7 @@ fn show_report(state: &Arc<State>, uri: Option<Uri>) -> Result<Option<Value>> {
     let doc_path = file_path(&uri);
     let name = doc_path.as_ref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "fragment".into());
     let folder = match doc_path.as_ref().and_then(|p| p.parent()) {
-        Some(folder) => Folder::open(folder, Path::new(&resource_dir), true),
+        Some(folder) => Folder::open_resources(folder, Path::new(&resource_dir)),
         // Not a file: a folder of this user's own in the shared temp dir.
         None => Folder::open_private(&std::env::temp_dir(), "runnable-reports"),
     };
