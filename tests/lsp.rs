@@ -836,6 +836,45 @@ fn a_fragment_that_does_not_parse_changes_nothing() {
     assert!(done["error"].as_str().unwrap().starts_with("SyntaxError"), "{done}");
     assert!(s.client.messages("workspace/applyEdit").is_empty());
     assert!(s.inlay_hints(&u).is_empty());
+    // The line that does not parse has its diagnostic, once, after the run
+    // as before it (the analysis as you type and the run's result agree).
+    let syntax = |d: &[Value]| d.iter().filter(|d| d["code"] == "syntax-error").cloned().collect::<Vec<_>>();
+    // Every publish (on open, and again after the run with its result in
+    // the document's state) has it exactly once.
+    let publishes = |u: &str| s.client.messages("textDocument/publishDiagnostics").into_iter().filter(|m| m["params"]["uri"] == u).collect::<Vec<_>>();
+    let deadline = Instant::now() + SHORT;
+    while publishes(&u).len() < 2 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let all = publishes(&u);
+    assert!(all.len() >= 2, "published on open and after the run: {all:#?}");
+    for m in all {
+        let diags = m["params"]["diagnostics"].as_array().unwrap().clone();
+        let found = syntax(&diags);
+        assert_eq!(found.len(), 1, "{diags:#?}");
+        assert_eq!(found[0]["range"]["start"]["line"], 1, "{diags:#?}");
+        assert_eq!(found[0]["source"], "runnable");
+        assert_eq!(found[0]["severity"], 1, "an error: {diags:#?}");
+    }
+}
+
+#[test]
+fn a_python2_print_gets_a_syntax_error_as_you_type_and_a_quick_fix() {
+    let s = Session::start(json!({}), false);
+    let u = s.open("py2.py", "python", "name = 'x'\nprint name  # greet\n");
+    let diags = s.diagnostics(&u, SHORT, |d| codes(d).contains(&"syntax-error".to_string()));
+    let d = diags.iter().find(|d| d["code"] == "syntax-error").unwrap().clone();
+    assert_eq!(d["source"], "runnable");
+    assert_eq!(d["range"], range(1, 0, 1, 10), "{d}");
+    assert!(d["message"].as_str().unwrap().contains("print(...)"), "{d}");
+    let actions = s.code_actions(&u, d["range"].clone(), Some(json!(["quickfix"])), json!([d])).unwrap();
+    let fix = &actions[0];
+    assert_eq!(fix["title"], "Replace with `print(name)`", "{actions}");
+    let e = &fix["edit"]["documentChanges"][0]["edits"][0];
+    let at = |p: &Value| (p["line"].as_u64().unwrap() as u32, p["character"].as_u64().unwrap() as u32);
+    s.client.edit(&u, at(&e["range"]["start"]), at(&e["range"]["end"]), e["newText"].as_str().unwrap());
+    assert_eq!(s.client.doc(&u).text, "name = 'x'\nprint(name)  # greet\n");
+    s.diagnostics(&u, SHORT, |d| d.is_empty());
 }
 
 #[test]

@@ -39,6 +39,7 @@ pub const CODE_UNDEFINED: &str = "undefined-name";
 pub const CODE_UNRESOLVED: &str = "unresolved-import";
 pub const CODE_MISSING_FILE: &str = "missing-file";
 pub const CODE_RUNTIME: &str = "runtime-error";
+pub const CODE_SYNTAX: &str = "syntax-error";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum InstallPolicy {
@@ -295,7 +296,7 @@ mod tests {
         for name in COMMANDS.iter().chain([&ACTION_KIND, &RUN_FINISHED]) {
             assert!(protocol.contains(name), "{name} missing from docs/protocol.md");
         }
-        for code in [CODE_UNDEFINED, CODE_UNRESOLVED, CODE_MISSING_FILE, CODE_RUNTIME] {
+        for code in [CODE_UNDEFINED, CODE_UNRESOLVED, CODE_MISSING_FILE, CODE_RUNTIME, CODE_SYNTAX] {
             assert!(protocol.contains(code), "{code} missing from docs/protocol.md");
         }
     }

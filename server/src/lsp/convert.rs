@@ -3,7 +3,7 @@
 //! Positions go through `position`.
 
 use super::anchors::Anchored;
-use super::config::{Settings, CODE_RUNTIME, SOURCE};
+use super::config::{Settings, CODE_RUNTIME, CODE_SYNTAX, SOURCE};
 use super::diagnostics::Finding;
 use super::document::{Language, LineResult, RuntimeError, Snapshot};
 use super::position::{self, Encoding};
@@ -19,13 +19,23 @@ use tower_lsp_server::UriExt;
 pub fn diagnostic(rope: &Rope, f: &Finding, enc: Encoding) -> Diagnostic {
     Diagnostic {
         range: position::byte_span(rope, f.line as usize, f.start, f.end, enc),
-        severity: Some(DiagnosticSeverity::WARNING),
+        // Code that does not parse cannot run at all.
+        severity: Some(if f.code == CODE_SYNTAX { DiagnosticSeverity::ERROR } else { DiagnosticSeverity::WARNING }),
         code: Some(NumberOrString::String(f.code.to_string())),
         source: Some(SOURCE.to_string()),
         message: f.message.clone(),
-        data: f.fix.as_ref().map(|fix| json!({ "fix": fix, "line": f.fix_line })),
+        data: match (&f.fix, &f.rewrite) {
+            (Some(fix), _) => Some(json!({ "fix": fix, "line": f.fix_line })),
+            (None, Some(rewrite)) => Some(json!({ "rewrite": rewrite })),
+            (None, None) => None,
+        },
         ..Default::default()
     }
+}
+
+/// Whether a diagnostic is one of ours for code that does not parse.
+pub fn is_syntax_error(d: &Diagnostic) -> bool {
+    d.code == Some(NumberOrString::String(CODE_SYNTAX.to_string()))
 }
 
 pub fn runtime_diagnostic(rope: &Rope, e: &Anchored<RuntimeError>, enc: Encoding) -> Diagnostic {
@@ -35,9 +45,13 @@ pub fn runtime_diagnostic(rope: &Rope, e: &Anchored<RuntimeError>, enc: Encoding
     Diagnostic {
         range: position::byte_span(rope, line, indent, text.len(), enc),
         severity: Some(DiagnosticSeverity::ERROR),
-        code: Some(NumberOrString::String(CODE_RUNTIME.to_string())),
+        code: Some(NumberOrString::String(if e.value.syntax { CODE_SYNTAX } else { CODE_RUNTIME }.to_string())),
         source: Some(SOURCE.to_string()),
-        message: format!("the run stopped here: {}: {}", e.value.type_name, e.value.message),
+        message: if e.value.syntax {
+            format!("syntax error: {} (nothing ran)", e.value.message)
+        } else {
+            format!("the run stopped here: {}: {}", e.value.type_name, e.value.message)
+        },
         ..Default::default()
     }
 }
@@ -48,6 +62,19 @@ pub fn quick_fix(uri: &Uri, version: i32, diag: &Diagnostic, rope: &Rope) -> Opt
         return None;
     }
     let data = diag.data.as_ref()?;
+    if let Some(rewrite) = data.get("rewrite").and_then(|r| r.as_str()) {
+        // In place of the diagnostic's own range; the edit is versioned, so
+        // a client holding a stale diagnostic cannot apply it elsewhere.
+        let edit = TextEdit { range: diag.range, new_text: rewrite.to_string() };
+        return Some(CodeAction {
+            title: format!("Replace with `{rewrite}`"),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![diag.clone()]),
+            edit: Some(versioned_edit(uri, Some(version), vec![edit])),
+            is_preferred: Some(true),
+            ..Default::default()
+        });
+    }
     let fix = data.get("fix")?.as_str()?;
     let line = data.get("line")?.as_u64()? as u32;
     if line as usize >= rope.len_lines() {
@@ -111,12 +138,37 @@ pub fn line_results(report: &FixReport, fragment: Fragment, rope: &Rope) -> (Vec
             Some(Anchored {
                 line,
                 text: position::line_text(rope, line as usize),
-                value: RuntimeError { type_name: e.type_name.clone(), message: e.message.clone() },
+                value: RuntimeError { type_name: e.type_name.clone(), message: e.message.clone(), syntax: false },
             })
         })
         .into_iter()
+        .chain(syntax_errors(report, fragment, rope))
         .collect();
     (hints, errors)
+}
+
+/// The syntax errors a run stopped at (nothing ran), one per line, pinned
+/// to the document lines of `fragment`.
+fn syntax_errors(report: &FixReport, fragment: Fragment, rope: &Rope) -> Vec<Anchored<RuntimeError>> {
+    if report.status != crate::report::Status::SyntaxError {
+        return Vec::new();
+    }
+    let mut out: Vec<Anchored<RuntimeError>> = Vec::new();
+    for issue in &report.syntax_errors {
+        if issue.line < 1 || issue.line > fragment.end - fragment.start + 1 {
+            continue;
+        }
+        let line = fragment.start + issue.line - 1;
+        if out.iter().any(|a| a.line == line) {
+            continue;
+        }
+        out.push(Anchored {
+            line,
+            text: position::line_text(rope, line as usize),
+            value: RuntimeError { type_name: "SyntaxError".into(), message: issue.message.clone(), syntax: true },
+        });
+    }
+    out
 }
 
 /// Inlay hints for lines `first..=last`, at the end of each line.

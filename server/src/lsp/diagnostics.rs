@@ -1,13 +1,14 @@
-//! Static findings as you type, from the engine's pure analysis: undefined
-//! names, imports the environment cannot resolve, files read by a literal
-//! path that does not exist. Plain data here (lines and UTF-8 byte
+//! Static findings as you type, from the engine's pure analysis: syntax
+//! errors (with a rewrite where the message names one), undefined names,
+//! imports the environment cannot resolve, files read by a literal path
+//! that does not exist. Plain data here (lines and UTF-8 byte
 //! columns); `convert` turns them into LSP diagnostics.
 //!
 //! Conservative by design: a name that an import of the fragment (or any
 //! star import) could provide is never reported, and an import inside a
 //! `try:` is assumed to have its fallback.
 
-use super::config::{CODE_MISSING_FILE, CODE_UNDEFINED, CODE_UNRESOLVED};
+use super::config::{CODE_MISSING_FILE, CODE_SYNTAX, CODE_UNDEFINED, CODE_UNRESOLVED};
 use super::regions::Region;
 use crate::analysis::Analysis;
 use crate::env::plan_imports;
@@ -27,6 +28,9 @@ pub struct Finding {
     /// A certain quick fix: this import statement, inserted at `fix_line`.
     pub fix: Option<String>,
     pub fix_line: u32,
+    /// A certain quick fix of another kind: this text in place of
+    /// `start..end` (`print x` -> `print(x)`).
+    pub rewrite: Option<String>,
 }
 
 /// What the environment says, when known.
@@ -70,6 +74,26 @@ pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Find
     let mut out = Vec::new();
     let doc_line = |l: u32| region.first_line + l.saturating_sub(1);
 
+    // Syntax errors: one per line (tree-sitter may see several pieces of one).
+    let mut seen = BTreeSet::new();
+    for issue in &analysis.syntax_errors {
+        if !seen.insert(issue.line) {
+            continue;
+        }
+        let text = line_of(issue.line);
+        let (start, end, rewrite) = syntax_span(text, issue.column as usize, &issue.message);
+        out.push(Finding {
+            line: doc_line(issue.line),
+            start,
+            end,
+            code: CODE_SYNTAX,
+            message: format!("syntax error: {}", issue.message),
+            fix: None,
+            fix_line,
+            rewrite,
+        });
+    }
+
     // Undefined names.
     let star = star_import || has_star_import(analysis);
     if !star {
@@ -100,6 +124,7 @@ pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Find
                 message,
                 fix,
                 fix_line,
+                rewrite: None,
             });
         }
     }
@@ -136,7 +161,7 @@ pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Find
                 Some(c) => (c, c + import.module.len()),
                 None => (0, text.len()),
             };
-            out.push(Finding { line: doc_line(import.line), start, end, code: CODE_UNRESOLVED, message, fix: None, fix_line });
+            out.push(Finding { line: doc_line(import.line), start, end, code: CODE_UNRESOLVED, message, fix: None, fix_line, rewrite: None });
         }
     }
 
@@ -156,9 +181,55 @@ pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Find
             message: format!("`{p}` does not exist next to this file (Make this runnable creates an example)"),
             fix: None,
             fix_line,
+            rewrite: None,
         });
     }
     out
+}
+
+/// Where a syntax error at byte `column` of `text` is shown (to the end of
+/// the line's code), and the rewrite when its message names one: a Python 2
+/// `print x, y` becomes `print(x, y)` (`print x,` keeps the line open with
+/// `end=" "`), `a <> b` becomes `a != b`.
+pub fn syntax_span(text: &str, column: usize, message: &str) -> (usize, usize, Option<String>) {
+    let start = column.min(text.len());
+    let start = (0..=start).rev().find(|i| text.is_char_boundary(*i)).unwrap_or(0);
+    let code_end = code_end(text).max(start);
+    let end = if code_end > start { code_end } else { text.len() };
+    let rewrite = if message.starts_with("Python 2 print statement") {
+        let stmt = &text[start..code_end];
+        stmt.strip_prefix("print").filter(|rest| rest.is_empty() || rest.starts_with([' ', '\t'])).map(|rest| {
+            let args = rest.trim();
+            match args.strip_suffix(',') {
+                Some(open) => format!("print({}, end=\" \")", open.trim_end()),
+                None => format!("print({args})"),
+            }
+        })
+    } else if message.starts_with("Python 2 operator `<>`") && text[start..].starts_with("<>") {
+        return (start, start + 2, Some("!=".into()));
+    } else {
+        None
+    };
+    (start, end, rewrite)
+}
+
+/// The byte length of a line without its trailing comment and whitespace
+/// (a `#` inside a string does not start one).
+fn code_end(text: &str) -> usize {
+    let mut quote = None::<char>;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None if c == '#' => return text[..i].trim_end().len(),
+            None => {}
+        }
+    }
+    text.trim_end().len()
 }
 
 pub fn has_star_import(analysis: &Analysis) -> bool {
@@ -311,6 +382,39 @@ mod tests {
         let exists = |p: &str| p == "present.txt" || p == "mymod.py";
         let scope = Scope { env, defined: &BTreeSet::new(), star_import: false, fix_line: fix_line(&r), exists: &exists };
         findings(&r, &a, &scope).into_iter().map(|f| (f.line, f.start, f.code, f.fix)).collect()
+    }
+
+    #[test]
+    fn syntax_errors_are_found_with_the_rewrite_their_message_names() {
+        let text = "total = 0\nprint total\nif total <> 1:\n    pass\nx = (1,\n";
+        let r = region(text);
+        let a = crate::analysis::analyze(&r.text);
+        let std = stdlib();
+        let exists = |_: &str| true;
+        let scope = Scope { env: EnvFacts { stdlib: Some(&std), missing: Some(&[]) }, defined: &BTreeSet::new(), star_import: false, fix_line: 0, exists: &exists };
+        let got: Vec<(u32, usize, usize, Option<String>)> =
+            findings(&r, &a, &scope).into_iter().filter(|f| f.code == CODE_SYNTAX).map(|f| (f.line, f.start, f.end, f.rewrite)).collect();
+        assert!(got.contains(&(1, 0, 11, Some("print(total)".into()))), "{got:?}");
+        assert!(got.contains(&(2, 9, 11, Some("!=".into()))), "{got:?}");
+        assert!(got.iter().any(|(line, ..)| *line == 4 || *line == 5), "the unclosed bracket: {got:?}");
+        let lines: Vec<u32> = got.iter().map(|g| g.0).collect();
+        let mut unique = lines.clone();
+        unique.dedup();
+        assert_eq!(lines, unique, "one per line");
+    }
+
+    #[test]
+    fn print_statements_become_calls() {
+        let fix = |line: &str| syntax_span(line, line.len() - line.trim_start().len(), "Python 2 print statement: use print(...)").2;
+        assert_eq!(fix("print x, y  # show").as_deref(), Some("print(x, y)"));
+        assert_eq!(fix("    print 'a#b'").as_deref(), Some("print('a#b')"));
+        assert_eq!(fix("print x,").as_deref(), Some("print(x, end=\" \")"));
+        assert_eq!(fix("print").as_deref(), Some("print()"));
+        assert_eq!(fix("printer x"), None);
+        // The span ends before the comment.
+        assert_eq!(syntax_span("print x  # c", 0, "Python 2 print statement").1, 7);
+        // Another message: the rest of the line, no rewrite.
+        assert_eq!(syntax_span("x = = 1", 4, "unexpected `=`"), (4, 7, None));
     }
 
     #[test]

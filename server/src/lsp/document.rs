@@ -69,6 +69,9 @@ pub struct LineResult {
 pub struct RuntimeError {
     pub type_name: String,
     pub message: String,
+    /// The run did not start: the fragment does not parse (a `syntax-error`
+    /// diagnostic, unless the analysis as you type shows it already).
+    pub syntax: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -33,7 +33,11 @@ pub fn schedule(state: &Arc<State>, uri: &Uri) {
         let snap = snapshot.clone();
         let computed = tokio::task::spawn_blocking(move || {
             let mut diags = compute(&compute_state, &snap);
-            diags.extend(runtime.iter().map(|e| convert::runtime_diagnostic(&snap.rope, e, enc)));
+            // A run's syntax error is shown once: the analysis as you type
+            // usually has it on that line already.
+            let static_syntax: Vec<u32> = diags.iter().filter(|d| convert::is_syntax_error(d)).map(|d| d.range.start.line).collect();
+            let runtime = runtime.iter().filter(|e| !(e.value.syntax && static_syntax.contains(&e.line)));
+            diags.extend(runtime.map(|e| convert::runtime_diagnostic(&snap.rope, e, enc)));
             diags
         })
         .await;

@@ -578,8 +578,10 @@ async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: 
         let mut docs = lock(&state.docs);
         match docs.get_mut(&snap.uri) {
             Some(doc) if doc.version == snap.version && !handle.stale.load(Ordering::SeqCst) => {
-                // Nothing ran when the fragment does not parse: no hints then.
-                let (hints, errors) = if syntax_error { Default::default() } else { convert::line_results(&report, fragment, &snap.rope) };
+                // Nothing ran when the fragment does not parse: no hints
+                // then, only where it does not parse.
+                let (hints, errors) = convert::line_results(&report, fragment, &snap.rope);
+                let hints = if syntax_error { Vec::new() } else { hints };
                 doc.set_results(hints, errors);
                 true
             }

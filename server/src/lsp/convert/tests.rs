@@ -197,6 +197,24 @@ fn a_statement_counts_its_starts_on_its_first_line() {
 }
 
 #[test]
+fn a_run_that_did_not_parse_pins_its_syntax_errors() {
+    let s = snap("a.py", Language::Python, "# c\nx = 1\nif x >:\n    pass\n");
+    let mut r = report("", "", &[], &[]);
+    r.status = Status::SyntaxError;
+    r.syntax_errors = vec![
+        crate::analysis::SyntaxIssue { line: 2, column: 6, message: "unexpected `:`".into() },
+        crate::analysis::SyntaxIssue { line: 2, column: 7, message: "again".into() },
+    ];
+    let (_, errors) = line_results(&r, Fragment { start: 1, end: 3 }, &s.rope);
+    assert_eq!(errors.len(), 1, "one per line");
+    assert_eq!((errors[0].line, errors[0].value.syntax), (2, true));
+    let d = runtime_diagnostic(&s.rope, &errors[0], Encoding::Utf16);
+    assert_eq!(d.code, Some(NumberOrString::String("syntax-error".into())));
+    assert!(is_syntax_error(&d));
+    assert_eq!(d.message, "syntax error: unexpected `:` (nothing ran)");
+}
+
+#[test]
 fn inlay_hints_at_line_ends_with_switches() {
     let s = snap("a.py", Language::Python, "s = name.upper()\nif s:\n    pass\nt = '漢字'\n");
     let results = [
@@ -270,7 +288,7 @@ fn the_hover_has_the_count_and_the_whole_value_in_an_inert_block() {
 #[test]
 fn diagnostics_and_their_quick_fix() {
     let s = snap("a.py", Language::Python, "x = 'é'; y = np.pi\n");
-    let f = Finding { line: 0, start: 14, end: 16, code: "undefined-name", message: "`np`".into(), fix: Some("import numpy as np".into()), fix_line: 0 };
+    let f = Finding { line: 0, start: 14, end: 16, code: "undefined-name", message: "`np`".into(), fix: Some("import numpy as np".into()), fix_line: 0, rewrite: None };
     let d = diagnostic(&s.rope, &f, Encoding::Utf16);
     assert_eq!(d.range, Range::new(pos(0, 13), pos(0, 15)), "é is two bytes, one UTF-16 unit");
     assert_eq!(d.source.as_deref(), Some("runnable"));
