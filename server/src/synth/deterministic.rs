@@ -14,6 +14,8 @@ use super::paths::{value_at_mut, value_through_item};
 use super::value::Value;
 use super::type_wants::{self, Wanted};
 use super::evolve;
+use super::library_names::{self, library_imports};
+use super::offline;
 use super::Proposer;
 use crate::analysis::{FreeName, Key, Usage, Wrap};
 use crate::exec::RunStatus;
@@ -35,7 +37,9 @@ impl Proposer for Deterministic {
                 let mut b = binding_for(ctx, f, false);
                 // Used before the fragment imports it: that import, earlier.
                 if let Some(stmt) = import_binding(ctx, &f.name).or_else(|| conventional_import(&f.name).map(str::to_string)) {
-                    b.candidates.insert(0, Candidate::Import(stmt));
+                    if !b.candidates.contains(&Candidate::Import(stmt.clone())) {
+                        b.candidates.insert(0, Candidate::Import(stmt));
+                    }
                 }
                 p.bindings.push(b);
             }
@@ -284,9 +288,9 @@ impl Proposer for Deterministic {
                 }
             }
         }
-        if NETWORK_ERRORS.iter().any(|t| is(t) || e.type_name.ends_with(t)) {
+        if offline::NETWORK_ERRORS.iter().any(|t| is(t) || e.type_name.ends_with(t)) {
             let mut p = base.clone();
-            if add_offline_network(ctx, &mut p) {
+            if offline::add_offline_network(ctx, &mut p) {
                 out.push(p);
             }
         }
@@ -374,11 +378,16 @@ impl Proposer for Deterministic {
                 out.push(p);
             }
         }
+        // No rule may bind a library name to a value (the last line of the
+        // invariant; `binding_for` already gives such names imports only).
+        out.retain(|p| library_names::faked_library_name(ctx, p).is_none());
         out
     }
 
     fn variants(&self, ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
-        evolve::variants(ctx, best, uncovered)
+        let mut out = evolve::variants(ctx, best, uncovered);
+        out.retain(|p| library_names::faked_library_name(ctx, p).is_none());
+        out
     }
 }
 
@@ -486,6 +495,11 @@ fn capitalize(s: &str) -> String {
 /// How a name can be defined: an import when it names a module or a
 /// well-known library member, else values inferred from its usage.
 fn binding_for(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
+    // A module or a library member: its imports and nothing else, so that
+    // when the library raises, the inputs change and the library stays.
+    if let Some(imports) = library_imports(ctx, &f.name, &f.usage) {
+        return Binding::new(f.name.clone(), imports.into_iter().map(Candidate::Import).collect());
+    }
     let mut c = Vec::new();
     // Read before the fragment assigns it a value of its own: that value, moved up.
     if let Some(code) = ctx.analysis.literal_assignments.get(&f.name) {
@@ -867,61 +881,6 @@ fn add_key(b: &mut Binding, key: &KeyLit) -> bool {
         _ => false,
     }
 }
-
-/// Exceptions that mean the fragment tried to reach the network.
-const NETWORK_ERRORS: &[&str] = &["ConnectionError", "URLError", "gaierror", "ConnectTimeout", "MaxRetryError", "NewConnectionError", "HTTPError"];
-
-/// Answer HTTP locally: `requests` and `urllib` get canned responses, so a
-/// fragment that fetches a URL runs offline, inside the sandbox.
-fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
-    if p.binding("_offline_request").is_some() || p.binding("_offline_urlopen").is_some() {
-        return false;
-    }
-    let modules: Vec<&str> = ctx.analysis.imports.iter().map(|i| i.module.as_str()).collect();
-    let mut added = false;
-    if modules.iter().any(|m| m.starts_with("requests")) || p.binding("requests").is_some() {
-        p.bindings.push(Binding::new("_offline_request", vec![Candidate::Value(Value::Code {
-            source: OFFLINE_REQUESTS.into(),
-            imports: vec!["import requests".into()],
-        })]));
-        added = true;
-    }
-    if modules.iter().any(|m| m.starts_with("urllib")) || !added {
-        p.bindings.push(Binding::new("_offline_urlopen", vec![Candidate::Value(Value::Code {
-            source: OFFLINE_URLLIB.into(),
-            imports: vec!["import io".into(), "import urllib.request".into()],
-        })]));
-        added = true;
-    }
-    added
-}
-
-const OFFLINE_REQUESTS: &str = "# Offline stand-in for the network: every request gets this local response.
-def _offline_request(self, method, url, *args, **kwargs):
-    response = requests.Response()
-    response.status_code = 200
-    response.url = url
-    response.encoding = 'utf-8'
-    response.headers['Content-Type'] = 'application/json'
-    response._content = b'{\"name\": \"Ada\", \"id\": 1, \"items\": [1, 2, 3]}'
-    return response
-
-
-requests.Session.request = _offline_request";
-
-const OFFLINE_URLLIB: &str = "# Offline stand-in for the network: urlopen answers with this local page.
-class _OfflineResponse(io.BytesIO):
-    status = 200
-
-    def getcode(self):
-        return 200
-
-
-def _offline_urlopen(url, *args, **kwargs):
-    return _OfflineResponse(b'<html><body><p>Hello</p><a href=\"/a\">A</a></body></html>')
-
-
-urllib.request.urlopen = _offline_urlopen";
 
 /// Add a member to a module this prefix created.
 fn add_to_local_module(base: &Prefix, module: &str, name: &str, called: bool) -> Option<Prefix> {
