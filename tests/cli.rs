@@ -195,6 +195,8 @@ fn a_module_whose_function_raises_stays_the_module() {
     assert_eq!(kind_of(&names, "np"), Some("import"), "{}", j["prefix"]);
     assert!(j["prefix"].as_str().unwrap().contains("import numpy as np"), "{}", j["prefix"]);
     assert!(j["status"] == "completed" || j["error"]["type"].as_str().unwrap().contains("numpy"), "{j}");
+    // numpy's error shaped the inputs: a square matrix and a vector.
+    assert!(j["prefix"].as_str().unwrap().contains("A = np.array([["), "{}", j["prefix"]);
 }
 
 #[test]
@@ -204,7 +206,20 @@ fn standard_library_modules_are_imported_whatever_their_functions_raise() {
         assert_eq!(kind_of(&names, module), Some("import"), "{fixture}: {}", j["prefix"]);
         assert!(j["prefix"].as_str().unwrap().lines().any(|l| l == format!("import {module}")), "{fixture}: {}", j["prefix"]);
         assert!(!j["prefix"].as_str().unwrap().contains("class "), "{fixture}: no class mimics the module\n{}", j["prefix"]);
+        assert_eq!(j["status"], "completed", "{fixture}: {j}");
     }
+}
+
+#[test]
+fn data_a_library_reads_is_shaped_by_the_fragment() {
+    // The key the fragment reads goes into the JSON file `json.load` reads.
+    let Some((j, _)) = library_fixture("json_settings.py") else { return };
+    let settings = j["resources"].as_array().unwrap().iter().find(|r| r["path"] == "settings.json").unwrap();
+    assert!(settings["content"].as_str().unwrap().contains("\"theme\""), "{settings}");
+    // The table the query names is created, by sqlite3, in the file it opens.
+    let Some((j, _)) = library_fixture("sqlite_query.py") else { return };
+    let prefix = j["prefix"].as_str().unwrap();
+    assert!(prefix.contains("sqlite3.connect('shop.db')") && prefix.contains("CREATE TABLE IF NOT EXISTS products (name, price)"), "{prefix}");
 }
 
 #[test]
@@ -218,14 +233,16 @@ fn library_members_used_bare_are_imported_from_their_library() {
 }
 
 #[test]
-fn an_object_standing_for_a_library_instance_is_reported_as_one() {
-    // `@app.route` with `from flask import Flask`: either a real Flask
-    // application, or a hand-written `app` the report calls a stand-in.
+fn an_object_used_as_a_library_instance_is_a_real_one() {
+    // `@app.route` with `from flask import Flask`: a real Flask application
+    // (never a hand-written `app` that is not called a stand-in).
     let Some((j, names)) = library_fixture("flask_route.py") else { return };
     let prefix = j["prefix"].as_str().unwrap();
-    let real = prefix.contains("Flask(__name__)");
+    let real = prefix.contains("app = Flask(__name__)");
     assert!(real || kind_of(&names, "app") == Some("stand-in"), "{names:?}\n{prefix}");
     assert!(!prefix.contains("Flask =") && !prefix.contains("class Flask"), "{prefix}");
+    // The real application's `route` gives the view back, so it runs.
+    assert!(real && j["status"] == "completed", "{j}");
 }
 
 #[test]
@@ -235,7 +252,7 @@ fn every_library_fixture_binds_libraries_by_import_only() {
     for entry in std::fs::read_dir(repo().join("tests/fixtures/libraries")).unwrap() {
         let path = entry.unwrap().path();
         if let Some(j) = fix_installed(&path) {
-            assert!(j["names"].as_array().unwrap().iter().all(|n| n["kind"] != "stand-in" || n["name"] == "app"), "{}: {}", path.display(), j["names"]);
+            assert!(j["names"].as_array().unwrap().iter().all(|n| n["kind"] != "stand-in"), "{}: {}", path.display(), j["names"]);
         }
     }
 }

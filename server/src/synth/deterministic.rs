@@ -15,6 +15,8 @@ use super::value::Value;
 use super::type_wants::{self, Wanted};
 use super::evolve;
 use super::library_names::{self, library_imports};
+use super::library_errors;
+use super::library_types;
 use super::offline;
 use super::Proposer;
 use crate::analysis::{FreeName, Key, Usage, Wrap};
@@ -185,6 +187,25 @@ impl Proposer for Deterministic {
                 }
             }
         }
+        if is("AttributeError") && e.obj_type.as_deref() == Some("module") {
+            // `module 'signal' has no attribute 'code'`: the fragment's
+            // `signal` is a variable named like a module, not the module.
+            if let Some(module) = quoted(&e.message) {
+                let last_import = base.binding(&module).is_some_and(|b| b.import_only() && b.choice + 1 >= b.candidates.len());
+                if last_import && library_names::may_be_a_variable(ctx, &module) && !base.not_modules.contains(&module) {
+                    let f = FreeName { name: module.clone(), first_line: line.unwrap_or(1), usage: usage_of(ctx, &module) };
+                    let values = value_binding(ctx, &f, false);
+                    if !values.candidates.is_empty() {
+                        let mut p = base.clone();
+                        p.not_modules.push(module.clone());
+                        if let Some(b) = p.binding_mut(&module) {
+                            *b = values;
+                        }
+                        out.push(p);
+                    }
+                }
+            }
+        }
         if is("AttributeError") {
             if let Some(attr) = e.name.clone() {
                 let called = line.is_some_and(|l| ctx.line_text(l).contains(&format!(".{attr}(")));
@@ -294,6 +315,8 @@ impl Proposer for Deterministic {
                 out.push(p);
             }
         }
+        // A library raised on the inputs: shape them as its error asks.
+        out.extend(library_errors::refinements(ctx, base, e, line));
         if is("ValueError") {
             // `invalid literal for int() with base 10: 'The quick ...'`: the
             // quoted text is a string the prefix gave; another kind of text.
@@ -380,13 +403,13 @@ impl Proposer for Deterministic {
         }
         // No rule may bind a library name to a value (the last line of the
         // invariant; `binding_for` already gives such names imports only).
-        out.retain(|p| library_names::faked_library_name(ctx, p).is_none());
+        out.retain(|p| library_names::faked_library_name(ctx, p).is_none() && library_names::patched_library_attribute(p).is_none());
         out
     }
 
     fn variants(&self, ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
         let mut out = evolve::variants(ctx, best, uncovered);
-        out.retain(|p| library_names::faked_library_name(ctx, p).is_none());
+        out.retain(|p| library_names::faked_library_name(ctx, p).is_none() && library_names::patched_library_attribute(p).is_none());
         out
     }
 }
@@ -500,6 +523,12 @@ fn binding_for(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
     if let Some(imports) = library_imports(ctx, &f.name, &f.usage) {
         return Binding::new(f.name.clone(), imports.into_iter().map(Candidate::Import).collect());
     }
+    value_binding(ctx, f, allow_import)
+}
+
+/// How a name that is not a library name can be defined: values inferred
+/// from its usage, after an import where it may still name a module.
+fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
     let mut c = Vec::new();
     // Read before the fragment assigns it a value of its own: that value, moved up.
     if let Some(code) = ctx.analysis.literal_assignments.get(&f.name) {
@@ -507,6 +536,11 @@ fn binding_for(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
     }
     if let Some(kind) = annotated_kind(ctx, &f.usage) {
         c.push(Candidate::Value(infer::value_of_kind(kind, &f.name, &f.usage)));
+    }
+    // Used as an instance of a library type (`@app.route` where the fragment
+    // imports flask): a real one, built with the library's own API.
+    if let Some(v) = library_types::real_instance(ctx, f.usage.attrs.keys().map(String::as_str)) {
+        c.push(Candidate::Value(v));
     }
     if allow_import {
         if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') {

@@ -8,8 +8,10 @@
 
 use super::deterministic::import_binding;
 use super::knowledge::{kinds, well_known_import};
-use super::prefix::{Candidate, Prefix};
+use super::offline::PATCHES;
+use super::prefix::{names_bound_by_import, Candidate, Prefix};
 use super::session::Context;
+use super::value::Value;
 use crate::analysis::Usage;
 use crate::knowledge::{conventional_import, distribution_for};
 
@@ -73,9 +75,46 @@ pub fn faked_library_name<'a>(ctx: &Context, prefix: &'a Prefix) -> Option<&'a s
         .iter()
         .find(|b| {
             matches!(b.current(), Candidate::Value(_))
+                && !prefix.not_modules.contains(&b.name)
                 && library_imports(ctx, &b.name, &ctx.usage_of(&b.name)).is_some()
         })
         .map(|b| b.name.as_str())
+}
+
+/// The first assignment a definition of `prefix` makes to an attribute of
+/// something it imports (`json.load = ...`), other than the declared
+/// offline transport's (`offline::PATCHES`), if any.
+pub fn patched_library_attribute(prefix: &Prefix) -> Option<String> {
+    prefix.bindings.iter().find_map(|b| {
+        let Candidate::Value(Value::Code { source, imports }) = b.current() else {
+            return None;
+        };
+        let roots: Vec<String> = imports
+            .iter()
+            .flat_map(|i| names_bound_by_import(i))
+            .collect();
+        source.lines().find_map(|line| {
+            let (target, _) = line.split_once(" = ")?;
+            let dotted = target.contains('.')
+                && target
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+            let root = target.split('.').next().unwrap_or("");
+            (dotted && roots.iter().any(|r| r == root) && !PATCHES.contains(&target))
+                .then(|| target.to_string())
+        })
+    })
+}
+
+/// Whether a run may show that the module named `name` is not what the
+/// fragment means (it lacks an attribute the fragment reads): only a name
+/// the fragment uses like a module, never one it imports, a conventional
+/// alias or a library member.
+pub fn may_be_a_variable(ctx: &Context, name: &str) -> bool {
+    import_binding(ctx, name).is_none()
+        && conventional_import(name).is_none()
+        && well_known_import(name).is_none()
+        && is_module_name(ctx, name)
 }
 
 /// Whether `name` is the top-level name of a module the interpreter or the
@@ -198,6 +237,27 @@ mod tests {
             library_imports(&ctx, "Flask", &Usage::default()).unwrap(),
             ["from flask import Flask"]
         );
+    }
+
+    #[test]
+    fn only_the_declared_transport_patches_a_library() {
+        let code = |source: &str| Value::Code {
+            source: source.into(),
+            imports: vec!["import json".into(), "import requests.adapters".into()],
+        };
+        let mut p = Prefix::default();
+        p.bindings.push(crate::synth::prefix::Binding::new(
+            "_t",
+            vec![Candidate::Value(code(
+                "def f(*a):\n    pass\n\n\nrequests.adapters.HTTPAdapter.send = f",
+            ))],
+        ));
+        assert_eq!(patched_library_attribute(&p), None);
+        p.bindings.push(crate::synth::prefix::Binding::new(
+            "_j",
+            vec![Candidate::Value(code("json.load = lambda f: {}"))],
+        ));
+        assert_eq!(patched_library_attribute(&p).as_deref(), Some("json.load"));
     }
 
     #[test]

@@ -130,6 +130,10 @@ pub struct Prefix {
     /// For a method body that calls `super()`: the class of `self`, which
     /// the wrapper subclasses.
     pub host: Option<String>,
+    /// Names of modules a run showed are not what the fragment means by
+    /// them (`module 'signal' has no attribute 'code'`: a variable named
+    /// like a module); values may bind them.
+    pub not_modules: Vec<String>,
     /// Environment variables set before the fragment runs (name, value).
     pub environment: Vec<(String, String)>,
 }
@@ -285,7 +289,7 @@ impl Prefix {
                 let current = b.current();
                 let kind = match current {
                     Candidate::Value(_) if super::offline::is_transport(&b.name) => "transport",
-                    Candidate::Value(v) if super::stand_in::is_stand_in(ctx, &b.name, &ctx.usage_of(&b.name), v) => "stand-in",
+                    Candidate::Value(v) if super::stand_in::is_stand_in(ctx, &b.name, &ctx.usage_of(&b.name), v, self.not_modules.contains(&b.name)) => "stand-in",
                     c => c.kind(),
                 };
                 NameInfo { name: b.name.clone(), kind: kind.to_string(), stub: current.is_stub() }

@@ -11,71 +11,46 @@
 //!    poses as an instance of that library type;
 //! 3. it has two or more members that tell one library type's instances
 //!    apart (`data/library_types.txt`: `route` and `add_url_rule` are
-//!    `flask.Flask`, `execute` and `fetchall` a `sqlite3.Cursor`);
+//!    `flask.Flask`, `execute` and `fetchall` a `sqlite3.Cursor`), or one
+//!    when the fragment imports that library (`from flask import Flask` and
+//!    an `app` with `route`: `library_types::mimicked_type`);
 //! or it holds such a value (an attribute, an item, what a function
 //! returns). Values the library itself builds (`np.array(...)`,
 //! `pd.DataFrame(...)`: `Value::Expr`) and plain data are never stand-ins,
 //! and a user's own type (`Cart` with `items` and `total`) matches rule 3
 //! only if it has the members of a library type.
 
-use super::knowledge::lines;
-use super::library_names::{is_builtin_attr, library_imports};
+use super::library_names::library_imports;
+use super::library_types::mimicked_type;
 use super::session::Context;
 use super::value::{class_ident, Value};
 use crate::analysis::Usage;
-use std::sync::OnceLock;
 
-/// Library type -> the members that tell its instances apart.
-fn library_types() -> &'static [(String, Vec<String>)] {
-    static T: OnceLock<Vec<(String, Vec<String>)>> = OnceLock::new();
-    T.get_or_init(|| {
-        lines(include_str!("data/library_types.txt"))
-            .filter_map(|l| {
-                let (ty, members) = l.split_once(':')?;
-                let members = members
-                    .split_whitespace()
-                    .filter(|m| !is_builtin_attr(m))
-                    .map(str::to_string)
-                    .collect();
-                Some((ty.trim().to_string(), members))
-            })
-            .collect()
-    })
-}
-
-/// The library type whose distinctive members `members` has two or more of.
-pub fn mimicked_type<'a>(
-    members: impl IntoIterator<Item = &'a str> + Clone,
-) -> Option<&'static str> {
-    library_types()
-        .iter()
-        .find(|(_, own)| {
-            members
-                .clone()
-                .into_iter()
-                .filter(|m| own.iter().any(|o| o == m))
-                .count()
-                >= 2
-        })
-        .map(|(ty, _)| ty.as_str())
-}
-
-/// Whether the value bound to `name` (used as `usage`) is, or holds, a stand-in.
-pub fn is_stand_in(ctx: &Context, name: &str, usage: &Usage, value: &Value) -> bool {
+/// Whether the value bound to `name` (used as `usage`) is, or holds, a
+/// stand-in; `not_module`: a run showed the module of that name is not
+/// what the fragment means (`Prefix::not_modules`).
+pub fn is_stand_in(
+    ctx: &Context,
+    name: &str,
+    usage: &Usage,
+    value: &Value,
+    not_module: bool,
+) -> bool {
     let hand_written = !matches!(value, Value::Expr { .. } | Value::Anything);
-    (hand_written && library_imports(ctx, name, usage).is_some()) || holds_stand_in(value, 0)
+    (hand_written && !not_module && library_imports(ctx, name, usage).is_some())
+        || holds_stand_in(ctx, value, 0)
 }
 
-fn holds_stand_in(v: &Value, depth: usize) -> bool {
+fn holds_stand_in(ctx: &Context, v: &Value, depth: usize) -> bool {
     if depth > 6 {
         return false;
     }
     let members_mimic = |attrs: &[(String, Value)], methods: &[(String, Value)]| {
-        mimicked_type(attrs.iter().chain(methods).map(|(n, _)| n.as_str())).is_some()
+        mimicked_type(ctx, attrs.iter().chain(methods).map(|(n, _)| n.as_str())).is_some()
             || attrs
                 .iter()
                 .chain(methods)
-                .any(|(_, m)| holds_stand_in(m, depth + 1))
+                .any(|(_, m)| holds_stand_in(ctx, m, depth + 1))
     };
     match v {
         Value::Object {
@@ -86,13 +61,13 @@ fn holds_stand_in(v: &Value, depth: usize) -> bool {
         Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => {
             members_mimic(attrs, methods)
         }
-        Value::Function { returns, .. } => holds_stand_in(returns, depth + 1),
+        Value::Function { returns, .. } => holds_stand_in(ctx, returns, depth + 1),
         Value::List(items) | Value::Tuple(items) | Value::Set(items) => {
-            items.iter().any(|x| holds_stand_in(x, depth + 1))
+            items.iter().any(|x| holds_stand_in(ctx, x, depth + 1))
         }
         Value::Dict(kv) => kv
             .iter()
-            .any(|(k, x)| holds_stand_in(k, depth + 1) || holds_stand_in(x, depth + 1)),
+            .any(|(k, x)| holds_stand_in(ctx, k, depth + 1) || holds_stand_in(ctx, x, depth + 1)),
         Value::Code { source, .. } => source
             .lines()
             .filter_map(|l| l.strip_prefix("class "))
@@ -143,7 +118,7 @@ mod tests {
             .find(|f| f.name == name)
             .map(|f| f.usage.clone())
             .unwrap_or_default();
-        is_stand_in(&ctx, name, &usage, v)
+        is_stand_in(&ctx, name, &usage, v, false)
     }
 
     #[test]
