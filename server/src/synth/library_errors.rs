@@ -5,7 +5,8 @@
 //!   (`LinAlgError: 0-dimensional array given. Array must be at least
 //!   two-dimensional`, `Last 2 dimensions of the array must be square`):
 //!   the synthesised arguments on the line become a square array and
-//!   vectors of matching length.
+//!   vectors of matching length; scikit-learn's `Expected 2D array` gets
+//!   samples by features and labels for as many samples.
 //! - sqlite3 queries a table the database lacks (`OperationalError: no
 //!   such table: products`): the database file the fragment connects to is
 //!   created with the real sqlite3, with that table and the columns the
@@ -28,7 +29,7 @@ pub fn refinements(
     line: Option<u32>,
 ) -> Vec<Prefix> {
     let mut out = Vec::new();
-    if let Some(p) = line.and_then(|l| linalg_shapes(ctx, base, e, l)) {
+    if let Some(p) = line.and_then(|l| array_shapes(ctx, base, e, l)) {
         out.push(p);
     }
     if let Some(p) = missing_table(ctx, base, e) {
@@ -82,12 +83,27 @@ fn missing_json_key(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) 
 const SQUARE: &str = "np.array([[2.0, 1.0], [1.0, 3.0]])";
 const VECTOR: &str = "np.array([1.0, 2.0])";
 
-fn linalg_shapes(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> Option<Prefix> {
-    let shape_error = e.type_name.ends_with("LinAlgError")
-        && (e.message.contains("two-dimensional") || e.message.contains("must be square"));
-    if !shape_error {
-        return None;
+/// Samples by features, and labels for as many samples (two classes).
+const SAMPLES: &str = "np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 4.0], [4.0, 3.0]])";
+const LABELS: &str = "np.array([0, 1, 0, 1])";
+
+/// The arrays a library's shape error asks for: (the first argument, the others).
+fn wanted_arrays(e: &ExceptionInfo) -> Option<(&'static str, &'static str)> {
+    let m = &e.message;
+    if e.type_name.ends_with("LinAlgError")
+        && (m.contains("two-dimensional") || m.contains("must be square"))
+    {
+        return Some((SQUARE, VECTOR));
     }
+    // scikit-learn: `Expected 2D array, got scalar array instead` (or 1D).
+    if e.type_name.ends_with("ValueError") && m.starts_with("Expected 2D array, got") {
+        return Some((SAMPLES, LABELS));
+    }
+    None
+}
+
+fn array_shapes(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> Option<Prefix> {
+    let (first, others) = wanted_arrays(e)?;
     // The synthesised names the line passes, in the order written: the
     // matrix first (`solve(a, b)`, `inv(a)`, `lstsq(a, b)`), then vectors.
     let mut p = base.clone();
@@ -112,7 +128,7 @@ fn linalg_shapes(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> 
         if !plain {
             continue;
         }
-        let code = if i == 0 { SQUARE } else { VECTOR };
+        let code = if i == 0 { first } else { others };
         b.choose(Value::Expr {
             code: code.into(),
             imports: vec!["import numpy as np".into()],
@@ -377,11 +393,17 @@ mod tests {
             message: "0-dimensional array given. Array must be at least two-dimensional".into(),
             ..Default::default()
         };
-        let p = linalg_shapes(&ctx, &base, &e, 1).unwrap();
+        let p = array_shapes(&ctx, &base, &e, 1).unwrap();
         let text = p.render();
         assert!(
             text.contains(&format!("A = {SQUARE}")) && text.contains(&format!("b = {VECTOR}")),
             "{text}"
         );
+        let fit = ExceptionInfo {
+            type_name: "ValueError".into(),
+            message: "Expected 2D array, got scalar array instead:\narray=3.0.".into(),
+            ..Default::default()
+        };
+        assert_eq!(wanted_arrays(&fit), Some((SAMPLES, LABELS)));
     }
 }
