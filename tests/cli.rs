@@ -211,6 +211,16 @@ fn standard_library_modules_are_imported_whatever_their_functions_raise() {
 }
 
 #[test]
+fn a_submodule_is_imported_and_the_network_answered_below_the_library() {
+    let Some((j, names)) = library_fixture("urllib_fetch.py") else { return };
+    let prefix = j["prefix"].as_str().unwrap();
+    assert_eq!(kind_of(&names, "urllib"), Some("import"), "{prefix}");
+    assert!(prefix.contains("import urllib.request") && prefix.contains("urllib.request.install_opener("), "{prefix}");
+    assert!(!prefix.contains("urllib.request.urlopen ="), "{prefix}");
+    assert_eq!(j["status"], "completed", "{j}");
+}
+
+#[test]
 fn data_a_library_reads_is_shaped_by_the_fragment() {
     // The key the fragment reads goes into the JSON file `json.load` reads.
     let Some((j, _)) = library_fixture("json_settings.py") else { return };

@@ -191,9 +191,26 @@ impl Proposer for Deterministic {
             // `module 'signal' has no attribute 'code'`: the fragment's
             // `signal` is a variable named like a module, not the module.
             if let Some(module) = quoted(&e.message) {
+                // `module 'urllib' has no attribute 'request'`: a submodule
+                // that `import urllib` does not load; import it (still an import).
+                // Only for an attribute the fragment uses like a module itself
+                // (`urllib.request.urlopen`, not `signal.code is None`).
+                let submodule_use = e.name.as_deref().and_then(|a| usage_of(ctx, &module).attrs.get(a).cloned()).is_some_and(|u| library_names::used_like_a_module(&u));
+                if let (Some(attr), Some(b), true) = (e.name.as_deref(), base.binding(&module), submodule_use) {
+                    let stmt = Candidate::Import(format!("import {module}.{attr}"));
+                    let plain = attr.chars().all(|c| c.is_alphanumeric() || c == '_') && !module.contains('.');
+                    if plain && b.import_only() && !b.candidates.contains(&stmt) && !module.starts_with('_') {
+                        let mut p = base.clone();
+                        let b = p.binding_mut(&module).unwrap();
+                        b.candidates.insert(b.choice + 1, stmt);
+                        b.choice += 1;
+                        out.push(p);
+                    }
+                }
                 let last_import = base.binding(&module).is_some_and(|b| b.import_only() && b.choice + 1 >= b.candidates.len());
-                if last_import && library_names::may_be_a_variable(ctx, &module) && !base.not_modules.contains(&module) {
-                    let f = FreeName { name: module.clone(), first_line: line.unwrap_or(1), usage: usage_of(ctx, &module) };
+                let usage = usage_of(ctx, &module);
+                if last_import && library_names::may_be_a_variable(ctx, &module, &usage) && !base.not_modules.contains(&module) {
+                    let f = FreeName { name: module.clone(), first_line: line.unwrap_or(1), usage };
                     let values = value_binding(ctx, &f, false);
                     if !values.candidates.is_empty() {
                         let mut p = base.clone();

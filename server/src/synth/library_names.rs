@@ -44,9 +44,8 @@ pub fn library_imports(ctx: &Context, name: &str, usage: &Usage) -> Option<Vec<S
         push(stmt.to_string());
     }
     let module_name = is_module_name(ctx, name) && !used_as_data(usage);
-    let only_builtin_attrs = usage.attrs.keys().all(|a| is_builtin_attr(a));
     // `json.load(...)`: the module.
-    let module = module_name && usage.calls.is_empty() && !only_builtin_attrs;
+    let module = module_name && used_like_a_module(usage);
     if module {
         push(format!("import {name}"));
     }
@@ -106,12 +105,16 @@ pub fn patched_library_attribute(prefix: &Prefix) -> Option<String> {
     })
 }
 
-/// Whether a run may show that the module named `name` is not what the
-/// fragment means (it lacks an attribute the fragment reads): only a name
-/// the fragment uses like a module, never one it imports, a conventional
-/// alias or a library member.
-pub fn may_be_a_variable(ctx: &Context, name: &str) -> bool {
-    import_binding(ctx, name).is_none()
+/// Whether a run that shows the module named `name` lacks an attribute
+/// the fragment reads (`module 'signal' has no attribute 'code'`) means the
+/// fragment's `name` is a variable named like a module: only when the
+/// fragment also uses it as a value (passes it to a function, tests or
+/// formats it), and never for a name it imports, a conventional alias or a
+/// library member. (`json.parse(s)` alone is wrong code, not a variable.)
+pub fn may_be_a_variable(ctx: &Context, name: &str, usage: &Usage) -> bool {
+    let as_value = !usage.passed_to.is_empty() || usage.truth_tested || usage.formatted;
+    as_value
+        && import_binding(ctx, name).is_none()
         && conventional_import(name).is_none()
         && well_known_import(name).is_none()
         && is_module_name(ctx, name)
@@ -137,6 +140,15 @@ fn used_as_data(u: &Usage) -> bool {
         || u.len
         || !u.contains.is_empty()
         || u.awaited
+}
+
+/// Used only through attributes, none of them only a builtin value's, and
+/// never as data or called: the way one uses a module (`os.path.join`).
+pub fn used_like_a_module(u: &Usage) -> bool {
+    !used_as_data(u)
+        && u.calls.is_empty()
+        && !u.attrs.is_empty()
+        && !u.attrs.keys().all(|a| is_builtin_attr(a))
 }
 
 /// Whether values of a builtin type (`str`, `list`, `dict`, ...) have
@@ -258,6 +270,48 @@ mod tests {
             vec![Candidate::Value(code("json.load = lambda f: {}"))],
         ));
         assert_eq!(patched_library_attribute(&p).as_deref(), Some("json.load"));
+    }
+
+    #[test]
+    fn a_module_lacking_an_attribute_is_a_variable_only_if_used_as_a_value() {
+        let stdlib: BTreeSet<String> = ["signal", "json"].iter().map(|s| s.to_string()).collect();
+        let src = "if signal.code is None:\n    handle(signal)\nprint(json.parse(s))\n";
+        let analysis = analyze(src);
+        let ctx = Context {
+            fragment: src,
+            analysis: &analysis,
+            stdlib: &stdlib,
+        };
+        let usage = |n: &str| {
+            analysis
+                .free_names
+                .iter()
+                .find(|f| f.name == n)
+                .unwrap()
+                .usage
+                .clone()
+        };
+        assert!(may_be_a_variable(&ctx, "signal", &usage("signal")));
+        assert!(!may_be_a_variable(&ctx, "json", &usage("json")));
+    }
+
+    #[test]
+    fn a_submodule_is_used_like_a_module() {
+        let analysis = analyze(
+            "page = urllib.request.urlopen(url).read()\nif signal.code is None:\n    pass\n",
+        );
+        let usage = |n: &str, a: &str| {
+            analysis
+                .free_names
+                .iter()
+                .find(|f| f.name == n)
+                .unwrap()
+                .usage
+                .attrs[a]
+                .clone()
+        };
+        assert!(used_like_a_module(&usage("urllib", "request")));
+        assert!(!used_like_a_module(&usage("signal", "code")));
     }
 
     #[test]

@@ -67,7 +67,6 @@ pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
                     "import http.client".into(),
                     "import io".into(),
                     "import urllib.request".into(),
-                    "import urllib.response".into(),
                 ],
             })],
         ));
@@ -95,19 +94,28 @@ def _offline_send(self, request, *args, **kwargs):
 
 requests.adapters.HTTPAdapter.send = _offline_send";
 
-/// `urllib`: an opener whose first handler answers `http` and `https`,
-/// installed with `urllib.request.install_opener` (its documented hook).
-const OFFLINE_URLLIB: &str =
-    "# Offline network: urlopen's opener answers http and https with this local page.
+/// `urllib`: an opener whose first handler answers `http` and `https` with
+/// a real `http.client.HTTPResponse` read from local bytes, installed with
+/// `urllib.request.install_opener` (its documented hook).
+const OFFLINE_URLLIB: &str = "# Offline network: urlopen's opener answers http and https with this local page.
+class _OfflineSocket:
+    def __init__(self, data):
+        self._data = data
+
+    def makefile(self, *args, **kwargs):
+        return io.BytesIO(self._data)
+
+
 class _OfflineHandler(urllib.request.BaseHandler):
     handler_order = 100  # before the default handlers, which would reach the network
 
     def _answer(self, request):
-        headers = http.client.HTTPMessage()
-        headers['Content-Type'] = 'text/html; charset=utf-8'
         body = b'<html><body><p>Hello</p><a href=\"/a\">A</a></body></html>'
-        response = urllib.response.addinfourl(io.BytesIO(body), headers, request.full_url, 200)
-        response.msg = 'OK'
+        head = b'HTTP/1.1 200 OK\\r\\nContent-Type: text/html; charset=utf-8\\r\\nContent-Length: %d\\r\\n\\r\\n' % len(body)
+        response = http.client.HTTPResponse(_OfflineSocket(head + body), method=request.get_method())
+        response.begin()
+        response.url = request.full_url
+        response.msg = response.reason
         return response
 
     http_open = https_open = _answer
