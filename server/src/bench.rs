@@ -29,6 +29,12 @@ pub struct Row {
     /// result is the older environment's, `tried` when the newest did as
     /// well, `unavailable` when the older environment could not be prepared.
     pub legacy: String,
+    /// Names bound to a hand-written stand-in for something of a library
+    /// (`names[].kind == "stand-in"`). Columns from here on were added after
+    /// the first CSVs: older readers keep working.
+    pub stand_in_names: usize,
+    /// Neither a stub nor a stand-in in the prefix: what a person would keep.
+    pub real: bool,
 }
 
 impl Row {
@@ -53,13 +59,15 @@ impl Row {
                 Some(l) if l.used => "used".into(),
                 Some(_) => "tried".into(),
             },
+            stand_in_names: r.names.iter().filter(|n| n.kind == "stand-in").count(),
+            real: r.names.iter().all(|n| !n.stub && n.kind != "stand-in"),
         }
     }
     fn failed(file: String, why: String, seconds: f64) -> Row {
         Row {
             file, executable: 0, covered: 0, ratio: 0.0, union_ratio: 0.0, completed: false,
             status: "error".into(), seconds, executions: 0, llm_calls: 0, names: 0, stub_names: 0, error: why,
-            legacy: String::new(),
+            legacy: String::new(), stand_in_names: 0, real: false,
         }
     }
 }
@@ -73,6 +81,10 @@ pub struct Summary {
     pub median_seconds: f64,
     pub p95_seconds: f64,
     pub stub_share: f64,
+    /// Share of files whose prefix has neither a stub nor a stand-in.
+    pub real_share: f64,
+    /// Mean coverage where a prefix with a stub or a stand-in counts 0.
+    pub real_coverage: f64,
     pub llm_calls: usize,
     /// Files where the version fallback ran, and where its result was kept.
     pub legacy_tried: usize,
@@ -136,6 +148,8 @@ pub fn summarize(rows: &[Row], wall_seconds: f64) -> Summary {
         median_seconds: if secs.is_empty() { 0.0 } else if secs.len() % 2 == 1 { secs[secs.len() / 2] } else { (secs[secs.len() / 2 - 1] + secs[secs.len() / 2]) / 2.0 },
         p95_seconds: pick(0.95),
         stub_share: if names == 0 { 0.0 } else { stubs as f64 / names as f64 },
+        real_share: rows.iter().filter(|r| r.real).count() as f64 / n,
+        real_coverage: rows.iter().filter(|r| r.real).map(|r| r.ratio).sum::<f64>() / n,
         llm_calls: rows.iter().map(|r| r.llm_calls).sum(),
         legacy_tried: rows.iter().filter(|r| !r.legacy.is_empty()).count(),
         legacy_used: rows.iter().filter(|r| r.legacy == "used").count(),
@@ -176,5 +190,17 @@ mod tests {
         assert!((s.full_execution - 1.0 / 3.0).abs() < 1e-9);
         assert_eq!(s.median_seconds, 2.0);
         assert_eq!(s.stub_share, 0.5);
+    }
+
+    #[test]
+    fn real_coverage_counts_a_faked_or_stubbed_prefix_as_zero() {
+        let mut rows = vec![row(1.0, 1.0, true), row(0.5, 1.0, false), row(1.0, 1.0, true)];
+        rows[0].real = true;
+        rows[1].real = true;
+        rows[2].stand_in_names = 1;
+        let s = summarize(&rows, 1.0);
+        assert!((s.real_share - 2.0 / 3.0).abs() < 1e-9);
+        assert!((s.real_coverage - 1.5 / 3.0).abs() < 1e-9);
+        assert!((s.mean_coverage - 2.5 / 3.0).abs() < 1e-9);
     }
 }

@@ -230,10 +230,10 @@ impl Engine {
             status: best.outcome.status.into(),
             error: exception.map(|e| ErrorInfo {
                 type_name: e.type_name.clone(),
-                message: e.message.clone(),
+                message: not_installed(e, &environment.missing, opts.install).unwrap_or_else(|| e.message.clone()),
                 line: e.line.and_then(|l| best.program.fragment_line(l)),
             }),
-            names: best.prefix.names(),
+            names: best.prefix.names(&ctx),
             stats: Stats { executions, llm_calls: 0, seconds: started.elapsed().as_secs_f64() },
             union_coverage: result.union.clone(),
             variants: result
@@ -418,6 +418,21 @@ fn own_uid() -> u32 {
 }
 
 /// Why an environment lacks a distribution it was asked to install.
+/// A library the fragment imports is missing: the search kept the import
+/// (never a stand-in for it), so the report says what is needed:
+/// `needs pandas: not installed (No module named 'pandas')`.
+fn not_installed(e: &crate::exec::ExceptionInfo, missing: &[String], install: bool) -> Option<String> {
+    if e.type_name != "ModuleNotFoundError" {
+        return None;
+    }
+    let module = e.name.as_deref().or(e.module.as_deref())?;
+    let dist = knowledge::distribution_for(module)?;
+    let norm = knowledge::normalize_distribution(dist);
+    let is_missing = missing.iter().any(|m| knowledge::normalize_distribution(m) == norm);
+    let how = if install { "could not be installed" } else { "not installed (run with --install)" };
+    is_missing.then(|| format!("needs {dist}: {how} ({})", e.message))
+}
+
 fn install_failure(environment: &Environment) -> String {
     match environment.failed.first() {
         Some((dist, why)) => format!("could not install {dist}: {why}"),

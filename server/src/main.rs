@@ -195,8 +195,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 bench::write_csv(&path, &rows).with_context(|| format!("cannot write {}", path.display()))?;
             }
             println!(
-                "files {}  mean coverage {:.3}  union {:.3}  full execution {:.3}  median {:.2}s  p95 {:.2}s  stub share {:.3}  llm calls {}  older releases kept {} of {} tried  wall {:.1}s",
-                summary.files, summary.mean_coverage, summary.mean_union_coverage, summary.full_execution,
+                "files {}  mean coverage {:.3}  real {:.3}  real coverage {:.3}  union {:.3}  full execution {:.3}  median {:.2}s  p95 {:.2}s  stub share {:.3}  llm calls {}  older releases kept {} of {} tried  wall {:.1}s",
+                summary.files, summary.mean_coverage, summary.real_share, summary.real_coverage, summary.mean_union_coverage, summary.full_execution,
                 summary.median_seconds, summary.p95_seconds, summary.stub_share, summary.llm_calls,
                 summary.legacy_used, summary.legacy_tried, summary.wall_seconds
             );

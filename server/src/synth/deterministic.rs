@@ -14,6 +14,10 @@ use super::paths::{value_at_mut, value_through_item};
 use super::value::Value;
 use super::type_wants::{self, Wanted};
 use super::evolve;
+use super::library_names::{self, library_imports};
+use super::library_errors;
+use super::library_types;
+use super::offline;
 use super::Proposer;
 use crate::analysis::{FreeName, Key, Usage, Wrap};
 use crate::exec::RunStatus;
@@ -35,7 +39,9 @@ impl Proposer for Deterministic {
                 let mut b = binding_for(ctx, f, false);
                 // Used before the fragment imports it: that import, earlier.
                 if let Some(stmt) = import_binding(ctx, &f.name).or_else(|| conventional_import(&f.name).map(str::to_string)) {
-                    b.candidates.insert(0, Candidate::Import(stmt));
+                    if !b.candidates.contains(&Candidate::Import(stmt.clone())) {
+                        b.candidates.insert(0, Candidate::Import(stmt));
+                    }
                 }
                 p.bindings.push(b);
             }
@@ -181,6 +187,42 @@ impl Proposer for Deterministic {
                 }
             }
         }
+        if is("AttributeError") && e.obj_type.as_deref() == Some("module") {
+            // `module 'signal' has no attribute 'code'`: the fragment's
+            // `signal` is a variable named like a module, not the module.
+            if let Some(module) = quoted(&e.message) {
+                // `module 'urllib' has no attribute 'request'`: a submodule
+                // that `import urllib` does not load; import it (still an import).
+                // Only for an attribute the fragment uses like a module itself
+                // (`urllib.request.urlopen`, not `signal.code is None`).
+                let submodule_use = e.name.as_deref().and_then(|a| usage_of(ctx, &module).attrs.get(a).cloned()).is_some_and(|u| library_names::used_like_a_module(&u));
+                if let (Some(attr), Some(b), true) = (e.name.as_deref(), base.binding(&module), submodule_use) {
+                    let stmt = Candidate::Import(format!("import {module}.{attr}"));
+                    let plain = attr.chars().all(|c| c.is_alphanumeric() || c == '_') && !module.contains('.');
+                    if plain && b.import_only() && !b.candidates.contains(&stmt) && !module.starts_with('_') {
+                        let mut p = base.clone();
+                        let b = p.binding_mut(&module).unwrap();
+                        b.candidates.insert(b.choice + 1, stmt);
+                        b.choice += 1;
+                        out.push(p);
+                    }
+                }
+                let last_import = base.binding(&module).is_some_and(|b| b.import_only() && b.choice + 1 >= b.candidates.len());
+                let usage = usage_of(ctx, &module);
+                if last_import && library_names::may_be_a_variable(ctx, &module, &usage) && !base.not_modules.contains(&module) {
+                    let f = FreeName { name: module.clone(), first_line: line.unwrap_or(1), usage };
+                    let values = value_binding(ctx, &f, false);
+                    if !values.candidates.is_empty() {
+                        let mut p = base.clone();
+                        p.not_modules.push(module.clone());
+                        if let Some(b) = p.binding_mut(&module) {
+                            *b = values;
+                        }
+                        out.push(p);
+                    }
+                }
+            }
+        }
         if is("AttributeError") {
             if let Some(attr) = e.name.clone() {
                 let called = line.is_some_and(|l| ctx.line_text(l).contains(&format!(".{attr}(")));
@@ -284,12 +326,14 @@ impl Proposer for Deterministic {
                 }
             }
         }
-        if NETWORK_ERRORS.iter().any(|t| is(t) || e.type_name.ends_with(t)) {
+        if offline::NETWORK_ERRORS.iter().any(|t| is(t) || e.type_name.ends_with(t)) {
             let mut p = base.clone();
-            if add_offline_network(ctx, &mut p) {
+            if offline::add_offline_network(ctx, &mut p) {
                 out.push(p);
             }
         }
+        // A library raised on the inputs: shape them as its error asks.
+        out.extend(library_errors::refinements(ctx, base, e, line));
         if is("ValueError") {
             // `invalid literal for int() with base 10: 'The quick ...'`: the
             // quoted text is a string the prefix gave; another kind of text.
@@ -374,11 +418,16 @@ impl Proposer for Deterministic {
                 out.push(p);
             }
         }
+        // No rule may bind a library name to a value (the last line of the
+        // invariant; `binding_for` already gives such names imports only).
+        out.retain(|p| library_names::faked_library_name(ctx, p).is_none() && library_names::patched_library_attribute(p).is_none());
         out
     }
 
     fn variants(&self, ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
-        evolve::variants(ctx, best, uncovered)
+        let mut out = evolve::variants(ctx, best, uncovered);
+        out.retain(|p| library_names::faked_library_name(ctx, p).is_none() && library_names::patched_library_attribute(p).is_none());
+        out
     }
 }
 
@@ -486,6 +535,17 @@ fn capitalize(s: &str) -> String {
 /// How a name can be defined: an import when it names a module or a
 /// well-known library member, else values inferred from its usage.
 fn binding_for(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
+    // A module or a library member: its imports and nothing else, so that
+    // when the library raises, the inputs change and the library stays.
+    if let Some(imports) = library_imports(ctx, &f.name, &f.usage) {
+        return Binding::new(f.name.clone(), imports.into_iter().map(Candidate::Import).collect());
+    }
+    value_binding(ctx, f, allow_import)
+}
+
+/// How a name that is not a library name can be defined: values inferred
+/// from its usage, after an import where it may still name a module.
+fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
     let mut c = Vec::new();
     // Read before the fragment assigns it a value of its own: that value, moved up.
     if let Some(code) = ctx.analysis.literal_assignments.get(&f.name) {
@@ -493,6 +553,11 @@ fn binding_for(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
     }
     if let Some(kind) = annotated_kind(ctx, &f.usage) {
         c.push(Candidate::Value(infer::value_of_kind(kind, &f.name, &f.usage)));
+    }
+    // Used as an instance of a library type (`@app.route` where the fragment
+    // imports flask): a real one, built with the library's own API.
+    if let Some(v) = library_types::real_instance(ctx, f.usage.attrs.keys().map(String::as_str)) {
+        c.push(Candidate::Value(v));
     }
     if allow_import {
         if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') {
@@ -867,61 +932,6 @@ fn add_key(b: &mut Binding, key: &KeyLit) -> bool {
         _ => false,
     }
 }
-
-/// Exceptions that mean the fragment tried to reach the network.
-const NETWORK_ERRORS: &[&str] = &["ConnectionError", "URLError", "gaierror", "ConnectTimeout", "MaxRetryError", "NewConnectionError", "HTTPError"];
-
-/// Answer HTTP locally: `requests` and `urllib` get canned responses, so a
-/// fragment that fetches a URL runs offline, inside the sandbox.
-fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
-    if p.binding("_offline_request").is_some() || p.binding("_offline_urlopen").is_some() {
-        return false;
-    }
-    let modules: Vec<&str> = ctx.analysis.imports.iter().map(|i| i.module.as_str()).collect();
-    let mut added = false;
-    if modules.iter().any(|m| m.starts_with("requests")) || p.binding("requests").is_some() {
-        p.bindings.push(Binding::new("_offline_request", vec![Candidate::Value(Value::Code {
-            source: OFFLINE_REQUESTS.into(),
-            imports: vec!["import requests".into()],
-        })]));
-        added = true;
-    }
-    if modules.iter().any(|m| m.starts_with("urllib")) || !added {
-        p.bindings.push(Binding::new("_offline_urlopen", vec![Candidate::Value(Value::Code {
-            source: OFFLINE_URLLIB.into(),
-            imports: vec!["import io".into(), "import urllib.request".into()],
-        })]));
-        added = true;
-    }
-    added
-}
-
-const OFFLINE_REQUESTS: &str = "# Offline stand-in for the network: every request gets this local response.
-def _offline_request(self, method, url, *args, **kwargs):
-    response = requests.Response()
-    response.status_code = 200
-    response.url = url
-    response.encoding = 'utf-8'
-    response.headers['Content-Type'] = 'application/json'
-    response._content = b'{\"name\": \"Ada\", \"id\": 1, \"items\": [1, 2, 3]}'
-    return response
-
-
-requests.Session.request = _offline_request";
-
-const OFFLINE_URLLIB: &str = "# Offline stand-in for the network: urlopen answers with this local page.
-class _OfflineResponse(io.BytesIO):
-    status = 200
-
-    def getcode(self):
-        return 200
-
-
-def _offline_urlopen(url, *args, **kwargs):
-    return _OfflineResponse(b'<html><body><p>Hello</p><a href=\"/a\">A</a></body></html>')
-
-
-urllib.request.urlopen = _offline_urlopen";
 
 /// Add a member to a module this prefix created.
 fn add_to_local_module(base: &Prefix, module: &str, name: &str, called: bool) -> Option<Prefix> {

@@ -271,7 +271,7 @@ fn uses_time_index(u: &Usage) -> bool {
 
 /// A class name in the convention of exceptions (`NotFoundError`, `TimeoutException`).
 pub fn is_exception_name(name: &str) -> bool {
-    name.chars().next().is_some_and(char::is_uppercase) && ["Error", "Exception"].iter().any(|s| name.len() > s.len() && name.ends_with(s))
+    name.chars().next().is_some_and(char::is_uppercase) && ["Error", "Exception", "Warning"].iter().any(|s| name.len() > s.len() && name.ends_with(s))
 }
 
 /// A kind the name itself suggests, when it suggests one.
@@ -605,6 +605,8 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
             };
             Value::Function { returns: Box::new(ret), is_async: kind == "coroutine" }
         }
+        // `ScrapyDeprecationWarning`: warning categories are `Warning` subclasses.
+        "exception" if name.ends_with("Warning") => Value::Code { source: format!("class {name}(Warning):\n    pass"), imports: vec![] },
         "exception" => Value::Code { source: format!("class {name}(Exception):\n    pass"), imports: vec![] },
         "class" => {
             let inst = u.returns.as_deref().cloned().unwrap_or_default();
@@ -875,5 +877,13 @@ mod copies {
         assert_eq!(rank_kinds("prices", &looked_up)[0], "dict", "{:?}", rank_kinds("prices", &looked_up));
         let indexed = Usage { keyed_by_items: false, ..looked_up };
         assert_eq!(rank_kinds("prices", &indexed)[0], "list");
+    }
+
+    #[test]
+    fn a_warning_category_is_a_warning_subclass() {
+        let Value::Code { source, .. } = best("ScrapyDeprecationWarning", &Usage::default(), 0) else { panic!() };
+        assert_eq!(source, "class ScrapyDeprecationWarning(Warning):\n    pass");
+        let Value::Code { source, .. } = best("LookupFailedError", &Usage::default(), 0) else { panic!() };
+        assert!(source.starts_with("class LookupFailedError(Exception):"), "{source}");
     }
 }

@@ -1,6 +1,7 @@
 //! The prefix under construction: imports, bound names with ranked
 //! candidate values, and the resource files the program needs.
 
+use super::session::Context;
 use super::value::{py_str, Value, ANYTHING_DEF};
 use crate::exec::Resource;
 use serde::Serialize;
@@ -43,8 +44,16 @@ impl Binding {
         let i = self.choice.min(self.candidates.len() - 1);
         &mut self.candidates[i]
     }
-    /// Add `value` as a candidate and make it the current one.
+    /// Only imports can bind it (a module or a library member).
+    pub fn import_only(&self) -> bool {
+        self.candidates.iter().all(|c| matches!(c, Candidate::Import(_)))
+    }
+    /// Add `value` as a candidate and make it the current one; a name only
+    /// imports bind stays as it is.
     pub fn choose(&mut self, value: Value) {
+        if self.import_only() {
+            return;
+        }
         self.candidates.push(Candidate::Value(value));
         self.choice = self.candidates.len() - 1;
     }
@@ -121,6 +130,10 @@ pub struct Prefix {
     /// For a method body that calls `super()`: the class of `self`, which
     /// the wrapper subclasses.
     pub host: Option<String>,
+    /// Names of modules a run showed are not what the fragment means by
+    /// them (`module 'signal' has no attribute 'code'`: a variable named
+    /// like a module); values may bind them.
+    pub not_modules: Vec<String>,
     /// Environment variables set before the fragment runs (name, value).
     pub environment: Vec<(String, String)>,
 }
@@ -265,10 +278,22 @@ impl Prefix {
         if self.driver.is_empty() { String::new() } else { self.driver.join("\n") + "\n" }
     }
 
-    pub fn names(&self) -> Vec<NameInfo> {
+    /// What the report says about each bound name: `import`, the kind of
+    /// value, `stand-in` for a hand-written value that stands for something
+    /// of a library (`stand_in.rs`), `transport` for the declared offline
+    /// network (`offline.rs`); `stub` when the value is or holds the catch-all.
+    pub fn names(&self, ctx: &Context) -> Vec<NameInfo> {
         self.bindings
             .iter()
-            .map(|b| NameInfo { name: b.name.clone(), kind: b.current().kind().to_string(), stub: b.current().is_stub() })
+            .map(|b| {
+                let current = b.current();
+                let kind = match current {
+                    Candidate::Value(_) if super::offline::is_transport(&b.name) => "transport",
+                    Candidate::Value(v) if super::stand_in::is_stand_in(ctx, &b.name, &ctx.usage_of(&b.name), v, self.not_modules.contains(&b.name)) => "stand-in",
+                    c => c.kind(),
+                };
+                NameInfo { name: b.name.clone(), kind: kind.to_string(), stub: current.is_stub() }
+            })
             .collect()
     }
 
@@ -403,7 +428,9 @@ mod tests {
         let text = p.render();
         assert!(text.starts_with("import datetime\nimport numpy as np\n\n\nclass _Anything:"), "{text}");
         assert!(text.contains("items = [1, 2]\n\n\ndef helper(*args, **kwargs):\n    return _Anything()\n\n\nwhen = datetime.date(2024, 1, 15)\n"), "{text}");
-        let names = p.names();
+        let analysis = crate::analysis::analyze("print(np, items, helper(), when)\n");
+        let stdlib = Default::default();
+        let names = p.names(&Context { fragment: "", analysis: &analysis, stdlib: &stdlib });
         assert_eq!(names[0], NameInfo { name: "np".into(), kind: "import".into(), stub: false });
         assert!(names[2].stub);
         assert_eq!(p.imported_modules(), vec!["numpy".to_string(), "datetime".to_string()]);

@@ -59,6 +59,7 @@ pub fn resource_for(path: &str, how: &str) -> Option<Resource> {
         (_, "html" | "htm") => b"<html><head><title>Example</title></head><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>\n".to_vec(),
         (_, "png" | "jpg" | "jpeg" | "gif" | "bmp" | "tif" | "tiff") => png(4, 4),
         (_, "py") => b"# Module created so that the import works.\n".to_vec(),
+        (_, "toml") => b"name = \"Ada\"\nid = 1\nitems = [1, 2, 3]\n\n[data]\nkey = \"value\"\n".to_vec(),
         (_, "ini" | "cfg" | "conf") => b"[DEFAULT]\nname = Ada\n\n[section]\nkey = value\n".to_vec(),
         (_, "npy" | "pkl" | "pickle" | "parquet" | "xlsx" | "xls" | "h5" | "db" | "sqlite" | "sqlite3" | "zip" | "gz") => return None,
         _ => b"first line\nsecond line\nthird line\n".to_vec(),

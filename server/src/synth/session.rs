@@ -21,6 +21,10 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// How the fragment uses free name `name` (empty when it does not).
+    pub fn usage_of(&self, name: &str) -> crate::analysis::Usage {
+        self.analysis.free_names.iter().chain(&self.analysis.used_before_bound).find(|f| f.name == name).map(|f| f.usage.clone()).unwrap_or_default()
+    }
     /// Text of fragment line `line` (1-based).
     pub fn line_text(&self, line: u32) -> &str {
         self.fragment.lines().nth(line.saturating_sub(1) as usize).unwrap_or("")

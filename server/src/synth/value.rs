@@ -101,7 +101,8 @@ impl Value {
             Value::Derived { .. } => "object",
             Value::Code { source, .. } if source.starts_with("class ") => "class",
             Value::Code { source, .. } if source.contains("\ndef ") => "function",
-            Value::Code { .. } => "stand-in",
+            // Whether one stands for a library object is `stand_in.rs`'s call.
+            Value::Code { .. } => "definition",
             Value::Raises(_) => "function",
             Value::Anything => "placeholder",
         }

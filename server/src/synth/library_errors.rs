@@ -1,0 +1,409 @@
+//! A real library raised on the fragment's inputs: change the inputs the
+//! way the error says, never the library (issue 14). Pure.
+//!
+//! - numpy's linear algebra wants a square, at least two-dimensional array
+//!   (`LinAlgError: 0-dimensional array given. Array must be at least
+//!   two-dimensional`, `Last 2 dimensions of the array must be square`):
+//!   the synthesised arguments on the line become a square array and
+//!   vectors of matching length; scikit-learn's `Expected 2D array` gets
+//!   samples by features and labels for as many samples.
+//! - sqlite3 queries a table the database lacks (`OperationalError: no
+//!   such table: products`): the database file the fragment connects to is
+//!   created with the real sqlite3, with that table and the columns the
+//!   fragment's SQL names, before the fragment runs.
+//! - a key the fragment reads is missing from data it loaded with the real
+//!   `json` (`KeyError: 'theme'` on `settings["theme"]`): the JSON file it
+//!   reads gets that key.
+
+use super::lexical::identifiers;
+use super::prefix::{Binding, Candidate, Prefix};
+use super::session::Context;
+use super::value::{py_str, Value};
+use crate::exec::ExceptionInfo;
+
+/// Prefixes whose inputs satisfy what the library's error asks for.
+pub fn refinements(
+    ctx: &Context,
+    base: &Prefix,
+    e: &ExceptionInfo,
+    line: Option<u32>,
+) -> Vec<Prefix> {
+    let mut out = Vec::new();
+    if let Some(p) = line.and_then(|l| array_shapes(ctx, base, e, l)) {
+        out.push(p);
+    }
+    if let Some(p) = missing_table(ctx, base, e) {
+        out.push(p);
+    }
+    if let Some(p) = line.and_then(|l| missing_json_key(ctx, base, e, l)) {
+        out.push(p);
+    }
+    out
+}
+
+fn missing_json_key(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> Option<Prefix> {
+    if e.type_name != "KeyError" {
+        return None;
+    }
+    let key = e
+        .key
+        .as_deref()
+        .unwrap_or(&e.message)
+        .trim_matches(['\'', '"'])
+        .to_string();
+    let text = ctx.line_text(line);
+    let read_here = text.contains(&format!("[\"{key}\"]")) || text.contains(&format!("['{key}']"));
+    let loads_json = ctx.fragment.contains("json.load");
+    if key.is_empty() || !read_here || !loads_json {
+        return None;
+    }
+    let mut p = base.clone();
+    let mut changed = false;
+    for r in p.resources.iter_mut().filter(|r| r.path.ends_with(".json")) {
+        let Ok(serde_json::Value::Object(mut map)) =
+            serde_json::from_slice::<serde_json::Value>(&r.content)
+        else {
+            continue;
+        };
+        if map.contains_key(&key) {
+            continue;
+        }
+        let value = if numeric_column(&key) {
+            serde_json::json!(20)
+        } else {
+            serde_json::json!(format!("{key} 1"))
+        };
+        map.insert(key.clone(), value);
+        r.content = format!("{}\n", serde_json::Value::Object(map)).into_bytes();
+        changed = true;
+    }
+    changed.then_some(p)
+}
+
+const SQUARE: &str = "np.array([[2.0, 1.0], [1.0, 3.0]])";
+const VECTOR: &str = "np.array([1.0, 2.0])";
+
+/// Samples by features, and labels for as many samples (two classes).
+const SAMPLES: &str = "np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 4.0], [4.0, 3.0]])";
+const LABELS: &str = "np.array([0, 1, 0, 1])";
+
+/// The arrays a library's shape error asks for: (the first argument, the others).
+fn wanted_arrays(e: &ExceptionInfo) -> Option<(&'static str, &'static str)> {
+    let m = &e.message;
+    if e.type_name.ends_with("LinAlgError")
+        && (m.contains("two-dimensional") || m.contains("must be square"))
+    {
+        return Some((SQUARE, VECTOR));
+    }
+    // scikit-learn: `Expected 2D array, got scalar array instead` (or 1D).
+    if e.type_name.ends_with("ValueError") && m.starts_with("Expected 2D array, got") {
+        return Some((SAMPLES, LABELS));
+    }
+    None
+}
+
+fn array_shapes(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> Option<Prefix> {
+    let (first, others) = wanted_arrays(e)?;
+    // The synthesised names the line passes, in the order written: the
+    // matrix first (`solve(a, b)`, `inv(a)`, `lstsq(a, b)`), then vectors.
+    let mut p = base.clone();
+    let mut changed = false;
+    for (i, name) in identifiers(ctx.line_text(line))
+        .iter()
+        .filter(|n| base.binding(n).and_then(Binding::value).is_some())
+        .enumerate()
+    {
+        let b = p.binding_mut(name)?;
+        let plain = matches!(
+            b.value(),
+            Some(
+                Value::Int(_)
+                    | Value::Float(_)
+                    | Value::List(_)
+                    | Value::Tuple(_)
+                    | Value::Str(_)
+                    | Value::None
+            )
+        );
+        if !plain {
+            continue;
+        }
+        let code = if i == 0 { first } else { others };
+        b.choose(Value::Expr {
+            code: code.into(),
+            imports: vec!["import numpy as np".into()],
+        });
+        changed = true;
+    }
+    changed.then_some(p)
+}
+
+fn missing_table(ctx: &Context, base: &Prefix, e: &ExceptionInfo) -> Option<Prefix> {
+    if !e.type_name.ends_with("OperationalError") {
+        return None;
+    }
+    let table = e.message.strip_prefix("no such table: ")?.trim();
+    let table = table.rsplit('.').next().unwrap_or(table);
+    if !is_sql_name(table) {
+        return None;
+    }
+    let database = connected_database(ctx.fragment)?;
+    let binding = format!("_database_{table}");
+    if base.binding(&binding).is_some() {
+        return None;
+    }
+    let columns = columns_of(ctx.fragment, table);
+    let rows: Vec<String> = (1..=3)
+        .map(|i| {
+            let cells: Vec<String> = columns
+                .iter()
+                .map(|c| {
+                    if numeric_column(c) {
+                        (10 * i + 10).to_string()
+                    } else {
+                        py_str(&format!("{c} {i}"))
+                    }
+                })
+                .collect();
+            format!("({},)", cells.join(", "))
+        })
+        .collect();
+    let marks = vec!["?"; columns.len()].join(", ");
+    let source = format!(
+        "# The database the fragment queries, with the table and the columns its SQL names.\n\
+         with sqlite3.connect({db}) as _db:\n    \
+         _db.execute({create})\n    \
+         _db.executemany({insert}, [{rows}])\n\
+         _db.close()",
+        db = py_str(&database),
+        create = py_str(&format!(
+            "CREATE TABLE IF NOT EXISTS {table} ({})",
+            columns.join(", ")
+        )),
+        insert = py_str(&format!("INSERT INTO {table} VALUES ({marks})")),
+        rows = rows.join(", "),
+    );
+    let mut p = base.clone();
+    p.bindings.push(Binding::new(
+        binding,
+        vec![Candidate::Value(Value::Code {
+            source,
+            imports: vec!["import sqlite3".into()],
+        })],
+    ));
+    Some(p)
+}
+
+fn is_sql_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && !s.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// The file of the fragment's `sqlite3.connect("shop.db")` (not `:memory:`).
+fn connected_database(fragment: &str) -> Option<String> {
+    let at = fragment.find("connect(")? + "connect(".len();
+    let rest = fragment[at..].trim_start();
+    let quote = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
+    let path = rest[1..].split(quote).next()?;
+    let plain = !path.is_empty()
+        && !path.starts_with('/')
+        && !path.contains("..")
+        && path != ":memory:"
+        && !path.starts_with("file:");
+    plain.then(|| path.to_string())
+}
+
+/// The columns the fragment's SQL names for `table`: an `INSERT INTO t (a,
+/// b)` list, the `SELECT a, b FROM t` list, and the names a `WHERE` compares;
+/// `id, name, value` when it names none (`SELECT *`).
+fn columns_of(fragment: &str, table: &str) -> Vec<String> {
+    let mut cols: Vec<String> = Vec::new();
+    let mut add = |c: &str| {
+        let c = c.trim().rsplit('.').next().unwrap_or("").to_string();
+        if is_sql_name(&c)
+            && !cols.contains(&c)
+            && !SQL_WORDS.contains(&c.to_ascii_uppercase().as_str())
+        {
+            cols.push(c);
+        }
+    };
+    for stmt in fragment.split(['"', '\'']).filter(|s| {
+        s.to_ascii_uppercase()
+            .split_whitespace()
+            .any(|w| w == table.to_ascii_uppercase())
+    }) {
+        let upper = stmt.to_ascii_uppercase();
+        if let Some(at) = upper.find(&format!("INTO {}", table.to_ascii_uppercase())) {
+            let after = &stmt[at..];
+            if let Some(list) = after
+                .split_once('(')
+                .and_then(|(_, r)| r.split_once(')'))
+                .map(|(l, _)| l)
+            {
+                list.split(',').for_each(&mut add);
+            }
+        }
+        if let (Some(s), Some(f)) = (upper.find("SELECT "), upper.find(" FROM ")) {
+            if s < f {
+                stmt[s + 7..f]
+                    .split(',')
+                    .map(|c| c.split_whitespace().next().unwrap_or(""))
+                    .for_each(&mut add);
+            }
+        }
+        if let Some(w) = upper.find(" WHERE ") {
+            // Operators become one token, so `price>?` and `price > ?` read alike.
+            let spaced = stmt[w + 7..].replace(['<', '>', '=', '!'], " = ");
+            let tokens: Vec<&str> = spaced
+                .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+                .filter(|t| !t.is_empty())
+                .collect();
+            for pair in tokens.windows(2) {
+                if pair[1] == "="
+                    || ["LIKE", "IN", "BETWEEN", "IS"]
+                        .contains(&pair[1].to_ascii_uppercase().as_str())
+                {
+                    add(pair[0]);
+                }
+            }
+        }
+    }
+    if cols.is_empty() {
+        cols = vec!["id".into(), "name".into(), "value".into()];
+    }
+    cols
+}
+
+const SQL_WORDS: &[&str] = &[
+    "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "DISTINCT", "COUNT", "AS", "NULL",
+];
+
+/// Columns a query most likely compares with numbers or sums.
+fn numeric_column(c: &str) -> bool {
+    let c = c.to_ascii_lowercase();
+    [
+        "id", "price", "age", "count", "amount", "qty", "quantity", "total", "score", "year",
+        "size", "value", "salary", "stock", "rating", "number", "num",
+    ]
+    .iter()
+    .any(|w| c == *w || c.ends_with(&format!("_{w}")) || c.starts_with(&format!("{w}_")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_query_names_its_table_and_columns() {
+        let src = "conn = sqlite3.connect('shop.db')\ncur = conn.cursor()\ncur.execute(\"SELECT name, price FROM products WHERE price > ?\", (10,))\n";
+        assert_eq!(connected_database(src).as_deref(), Some("shop.db"));
+        assert_eq!(columns_of(src, "products"), ["name", "price"]);
+        assert_eq!(
+            columns_of("c.execute('SELECT * FROM t')", "t"),
+            ["id", "name", "value"]
+        );
+        assert_eq!(
+            columns_of(
+                "c.execute('INSERT INTO users (email, age) VALUES (?, ?)')",
+                "users"
+            ),
+            ["email", "age"]
+        );
+        assert_eq!(
+            columns_of(
+                "c.execute('SELECT title FROM books WHERE year >= 2000')",
+                "books"
+            ),
+            ["title", "year"]
+        );
+        assert!(connected_database("sqlite3.connect(':memory:')").is_none());
+        assert!(numeric_column("price") && numeric_column("user_id") && !numeric_column("name"));
+    }
+
+    #[test]
+    fn a_missing_table_is_created_in_the_database_the_fragment_opens() {
+        let src = "conn = sqlite3.connect('shop.db')\nrows = conn.execute('SELECT name, price FROM products').fetchall()\n";
+        let analysis = crate::analysis::analyze(src);
+        let stdlib = Default::default();
+        let ctx = Context {
+            fragment: src,
+            analysis: &analysis,
+            stdlib: &stdlib,
+        };
+        let e = ExceptionInfo {
+            type_name: "sqlite3.OperationalError".into(),
+            message: "no such table: products".into(),
+            ..Default::default()
+        };
+        let p = missing_table(&ctx, &Prefix::default(), &e).unwrap();
+        let text = p.render();
+        assert!(
+            text.contains("CREATE TABLE IF NOT EXISTS products (name, price)")
+                && text.contains("('name 1', 20,)"),
+            "{text}"
+        );
+        assert!(missing_table(&ctx, &p, &e).is_none(), "created once");
+    }
+
+    #[test]
+    fn a_key_read_from_loaded_json_is_added_to_the_file() {
+        let src = "with open('settings.json') as f:\n    settings = json.load(f)\nprint(settings['theme'])\n";
+        let analysis = crate::analysis::analyze(src);
+        let stdlib = Default::default();
+        let ctx = Context {
+            fragment: src,
+            analysis: &analysis,
+            stdlib: &stdlib,
+        };
+        let mut base = Prefix::default();
+        base.add_resource(crate::exec::Resource {
+            path: "settings.json".into(),
+            content: b"{\"name\": \"Ada\"}\n".to_vec(),
+        });
+        let e = ExceptionInfo {
+            type_name: "KeyError".into(),
+            message: "'theme'".into(),
+            key: Some("'theme'".into()),
+            ..Default::default()
+        };
+        let p = missing_json_key(&ctx, &base, &e, 3).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&p.resources[0].content).unwrap();
+        assert_eq!(json["theme"], "theme 1");
+        assert_eq!(json["name"], "Ada");
+    }
+
+    #[test]
+    fn linear_algebra_gets_a_square_matrix_and_a_vector() {
+        let src = "x = np.linalg.solve(A, b)\n";
+        let analysis = crate::analysis::analyze(src);
+        let stdlib = Default::default();
+        let ctx = Context {
+            fragment: src,
+            analysis: &analysis,
+            stdlib: &stdlib,
+        };
+        let mut base = Prefix::default();
+        base.bindings
+            .push(Binding::new("A", vec![Candidate::Value(Value::Int(3))]));
+        base.bindings
+            .push(Binding::new("b", vec![Candidate::Value(Value::Int(3))]));
+        let e = ExceptionInfo {
+            type_name: "numpy.linalg.LinAlgError".into(),
+            message: "0-dimensional array given. Array must be at least two-dimensional".into(),
+            ..Default::default()
+        };
+        let p = array_shapes(&ctx, &base, &e, 1).unwrap();
+        let text = p.render();
+        assert!(
+            text.contains(&format!("A = {SQUARE}")) && text.contains(&format!("b = {VECTOR}")),
+            "{text}"
+        );
+        let fit = ExceptionInfo {
+            type_name: "ValueError".into(),
+            message: "Expected 2D array, got scalar array instead:\narray=3.0.".into(),
+            ..Default::default()
+        };
+        assert_eq!(wanted_arrays(&fit), Some((SAMPLES, LABELS)));
+    }
+}

@@ -1,0 +1,201 @@
+//! Which hand-written values stand for something the fragment expects from
+//! a library: the report calls them `stand-in` (issue 14), so a prefix that
+//! fakes a library is never shown as a real one. Pure.
+//!
+//! The rule: a value written in the prefix (an object, a class, a function,
+//! a subclass of a builtin, a definition) is a stand-in when
+//! 1. it is bound to a library name (a module, an alias, a library member:
+//!    `library_names::library_imports`), which the invariant forbids;
+//! 2. its class subclasses a class reached through a module
+//!    (`class Figure(matplotlib.figure.Figure)`, `class Leaf(ast.AST)`): it
+//!    poses as an instance of that library type;
+//! 3. it has two or more members that tell one library type's instances
+//!    apart (`data/library_types.txt`: `route` and `add_url_rule` are
+//!    `flask.Flask`, `execute` and `fetchall` a `sqlite3.Cursor`), or one
+//!    when the fragment imports that library (`from flask import Flask` and
+//!    an `app` with `route`: `library_types::mimicked_type`);
+//! or it holds such a value (an attribute, an item, what a function
+//! returns). Values the library itself builds (`np.array(...)`,
+//! `pd.DataFrame(...)`: `Value::Expr`) and plain data are never stand-ins,
+//! and a user's own type (`Cart` with `items` and `total`) matches rule 3
+//! only if it has the members of a library type.
+
+use super::library_names::library_imports;
+use super::library_types::mimicked_type;
+use super::session::Context;
+use super::value::{class_ident, Value};
+use crate::analysis::Usage;
+
+/// Whether the value bound to `name` (used as `usage`) is, or holds, a
+/// stand-in; `not_module`: a run showed the module of that name is not
+/// what the fragment means (`Prefix::not_modules`).
+pub fn is_stand_in(
+    ctx: &Context,
+    name: &str,
+    usage: &Usage,
+    value: &Value,
+    not_module: bool,
+) -> bool {
+    let hand_written = !matches!(value, Value::Expr { .. } | Value::Anything);
+    (hand_written && !not_module && library_imports(ctx, name, usage).is_some())
+        || holds_stand_in(ctx, value, 0)
+}
+
+fn holds_stand_in(ctx: &Context, v: &Value, depth: usize) -> bool {
+    if depth > 6 {
+        return false;
+    }
+    let members_mimic = |attrs: &[(String, Value)], methods: &[(String, Value)]| {
+        mimicked_type(ctx, attrs.iter().chain(methods).map(|(n, _)| n.as_str())).is_some()
+            || attrs
+                .iter()
+                .chain(methods)
+                .any(|(_, m)| holds_stand_in(ctx, m, depth + 1))
+    };
+    match v {
+        Value::Object {
+            class,
+            attrs,
+            methods,
+        } => subclasses_a_module_class(class) || members_mimic(attrs, methods),
+        Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => {
+            members_mimic(attrs, methods)
+        }
+        Value::Function { returns, .. } => holds_stand_in(ctx, returns, depth + 1),
+        Value::List(items) | Value::Tuple(items) | Value::Set(items) => {
+            items.iter().any(|x| holds_stand_in(ctx, x, depth + 1))
+        }
+        Value::Dict(kv) => kv
+            .iter()
+            .any(|(k, x)| holds_stand_in(ctx, k, depth + 1) || holds_stand_in(ctx, x, depth + 1)),
+        Value::Code { source, .. } => source
+            .lines()
+            .filter_map(|l| l.strip_prefix("class "))
+            .any(subclasses_a_module_class),
+        _ => false,
+    }
+}
+
+/// `Name(module.Type)`: a class whose base is reached through a module.
+fn subclasses_a_module_class(class: &str) -> bool {
+    let base = class[class_ident(class).len()..].trim_start_matches('(');
+    base.split([',', ')']).any(|b| b.trim().contains('.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyze;
+    use std::collections::BTreeSet;
+
+    fn method() -> Value {
+        Value::Function {
+            returns: Box::new(Value::None),
+            is_async: false,
+        }
+    }
+    fn object(class: &str, members: &[&str]) -> Value {
+        Value::Object {
+            class: class.into(),
+            attrs: vec![],
+            methods: members.iter().map(|m| (m.to_string(), method())).collect(),
+        }
+    }
+    fn classify(src: &str, name: &str, v: &Value) -> bool {
+        let stdlib: BTreeSet<String> = ["json", "sqlite3", "asyncio"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let analysis = analyze(src);
+        let ctx = Context {
+            fragment: src,
+            analysis: &analysis,
+            stdlib: &stdlib,
+        };
+        let usage = analysis
+            .free_names
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.usage.clone())
+            .unwrap_or_default();
+        is_stand_in(&ctx, name, &usage, v, false)
+    }
+
+    #[test]
+    fn a_value_bound_to_a_library_name_is_a_stand_in() {
+        assert!(classify(
+            "data = json.load(open('s.json'))\n",
+            "json",
+            &object("Json", &["load"])
+        ));
+        let tabulate = Value::Function {
+            returns: Box::new(Value::Str("table".into())),
+            is_async: false,
+        };
+        assert!(classify(
+            "print(tabulate(rows, headers=['a']))\n",
+            "tabulate",
+            &tabulate
+        ));
+    }
+
+    #[test]
+    fn objects_with_the_members_of_a_library_type_are_stand_ins() {
+        assert!(classify(
+            "@app.route('/')\ndef home():\n    return 'hi'\napp.add_url_rule('/x', 'x', home)\n",
+            "app",
+            &object("App", &["route", "add_url_rule"])
+        ));
+        let conn = Value::Object {
+            class: "Conn".into(),
+            attrs: vec![],
+            methods: vec![(
+                "cursor".into(),
+                Value::Function {
+                    returns: Box::new(object("Cursor", &["execute", "fetchall"])),
+                    is_async: false,
+                },
+            )],
+        };
+        assert!(
+            classify(
+                "cur = conn.cursor()\ncur.execute('select 1')\nprint(cur.fetchall())\n",
+                "conn",
+                &conn
+            ),
+            "what a method returns counts"
+        );
+        assert!(classify(
+            "fig.savefig('a.png')\n",
+            "fig",
+            &object("Fig(matplotlib.figure.Figure)", &[])
+        ));
+    }
+
+    #[test]
+    fn the_users_own_types_and_library_built_values_are_not() {
+        assert!(!classify(
+            "print(cart.items(), cart.total())\n",
+            "cart",
+            &object("Cart", &["items", "total"])
+        ));
+        assert!(!classify(
+            "print(s.start, s.end)\n",
+            "s",
+            &object("Span", &["start", "end"])
+        ));
+        let array = Value::Expr {
+            code: "np.array([[1, 2], [3, 4]])".into(),
+            imports: vec!["import numpy as np".into()],
+        };
+        assert!(!classify("print(a.reshape(4).tolist())\n", "a", &array));
+        assert!(!classify(
+            "raise Failed('x')\n",
+            "Failed",
+            &Value::Code {
+                source: "class Failed(Exception):\n    pass".into(),
+                imports: vec![]
+            }
+        ));
+    }
+}
