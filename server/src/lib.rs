@@ -11,6 +11,7 @@ pub mod coverage;
 pub mod env;
 pub mod exec;
 pub mod fix;
+pub mod host;
 pub mod human;
 pub mod knowledge;
 pub mod lsp;

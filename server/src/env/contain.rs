@@ -20,6 +20,7 @@
 //! [`bwrap_args`]); [`Containment::probe`] does the I/O of finding out what
 //! this machine allows, once per [`super::EnvManager`].
 
+use crate::host;
 use crate::path_set::outermost;
 use super::toolchain::{self, Toolchain};
 use std::collections::BTreeSet;
@@ -28,8 +29,7 @@ use std::io::{self, Read};
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 /// The uid the installer runs as when we are root: above the sandbox's
 /// worker range (60000-60999), so no fragment worker ever owns a venv file,
@@ -272,21 +272,14 @@ impl Containment {
     /// drop to [`INSTALLER_UID`], the real uv and the interpreter's folders.
     pub fn probe(toolchain: &Toolchain, uv: &Path, cache_dir: &Path, home: Option<PathBuf>) -> Containment {
         let mut why_not = None;
-        let bwrap = match which::which("bwrap") {
-            Ok(path) => match bwrap_works(&path) {
-                Ok(()) => Some(path),
-                Err(e) => {
-                    why_not = Some(format!("bubblewrap is installed but cannot create a sandbox here ({e})"));
-                    None
-                }
-            },
-            Err(_) => {
-                why_not = Some("bubblewrap (bwrap) is not installed".to_string());
+        let bwrap = match host::working_bwrap(false) {
+            Ok(path) => Some(path),
+            Err(why) => {
+                why_not = Some(why);
                 None
             }
         };
-        // SAFETY: geteuid has no preconditions.
-        let root = unsafe { libc::geteuid() } == 0;
+        let root = host::is_root();
         let setpriv = if root { which::which("setpriv").ok() } else { None };
         let uv = real_uv(uv, &toolchain.python);
         let interpreter = interpreter_dirs(toolchain);
@@ -295,7 +288,7 @@ impl Containment {
         let mut not_dropped = None;
         let uid = if !root {
             None
-        } else if taken_ids().contains(&INSTALLER_UID) {
+        } else if host::account_ids().contains(&INSTALLER_UID) {
             not_dropped = Some(format!("uid {INSTALLER_UID} belongs to an account"));
             None
         } else if bwrap.is_some() && setpriv.is_none() {
@@ -306,7 +299,7 @@ impl Containment {
             let mut needed = interpreter.clone();
             needed.push(uv.clone());
             needed.push(cache_dir.to_path_buf());
-            match needed.iter().find_map(|p| blocking_ancestor(p)) {
+            match needed.iter().find_map(|p| host::blocking_ancestor(p)) {
                 Some(blocked) => {
                     not_dropped = Some(format!("{} is not reachable by an unprivileged uid", blocked.display()));
                     None
@@ -352,7 +345,7 @@ impl Containment {
             if self.uid.is_some() {
                 // Folders the unprivileged uid could not traverse on the way
                 // to what it needs become traversable tmpfs (0755).
-                hidden.extend(read.iter().chain(&write).filter_map(|p| blocking_ancestor(p)));
+                hidden.extend(read.iter().chain(&write).filter_map(|p| host::blocking_ancestor(p)));
             }
             let mounts = Mounts { hidden, read, write, chdir: job.build_dir.to_path_buf() };
             argv.push(bwrap.into());
@@ -483,58 +476,6 @@ fn interpreter_dirs(toolchain: &Toolchain) -> Vec<PathBuf> {
     }
     let dirs = dirs.into_iter().filter(|d| d.is_absolute()).filter_map(|d| std::fs::canonicalize(d).ok()).collect();
     outermost(dirs)
-}
-
-/// The outermost proper ancestor of `path` that others cannot traverse.
-fn blocking_ancestor(path: &Path) -> Option<PathBuf> {
-    let mut ancestors: Vec<&Path> = path.ancestors().skip(1).filter(|a| a.parent().is_some()).collect();
-    ancestors.reverse();
-    ancestors
-        .into_iter()
-        .find(|a| std::fs::metadata(a).is_ok_and(|m| m.mode() & 0o001 == 0))
-        .map(Path::to_path_buf)
-}
-
-fn taken_ids() -> BTreeSet<u32> {
-    let mut out = BTreeSet::new();
-    for file in ["/etc/passwd", "/etc/group"] {
-        if let Ok(text) = std::fs::read_to_string(file) {
-            out.extend(text.lines().filter_map(|line| line.split(':').nth(2)?.parse::<u32>().ok()));
-        }
-    }
-    out
-}
-
-fn bwrap_works(bwrap: &Path) -> Result<(), String> {
-    let mut child = Command::new(bwrap)
-        .args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--new-session", "--die-with-parent", "--", "true"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
-            Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err("it did not finish within 20 s".into());
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-    };
-    let mut err = String::new();
-    if let Some(mut pipe) = child.stderr.take() {
-        let _ = pipe.read_to_string(&mut err);
-    }
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("{status}: {}", err.trim()))
-    }
 }
 
 #[cfg(test)]

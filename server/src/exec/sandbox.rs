@@ -15,6 +15,7 @@
 //! - rlimits, set by the harness in each run's child; size caps on the
 //!   scratch directory and `/dev/shm` (tmpfs `size=`).
 
+use crate::host;
 use crate::path_set::outermost;
 use super::seccomp;
 use super::types::{resource_path_problem, Containment, ExecError};
@@ -124,10 +125,7 @@ pub(crate) fn tail(s: &str, n: usize) -> String {
     format!("...{}", &s[start..])
 }
 
-pub(crate) fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
-}
+pub(crate) use crate::host::is_root;
 
 /// The resolved way to start workers for one interpreter.
 #[derive(Debug)]
@@ -169,23 +167,17 @@ impl SandboxPlan {
                 why_not = Some("the sandbox is turned off".to_string());
                 None
             }
-            SandboxMode::Auto => match which::which("bwrap") {
-                Ok(p) => match bwrap_works(&p) {
-                    Ok(()) => Some(p),
-                    Err(e) => {
-                        why_not = Some(format!("bubblewrap is installed but cannot create a sandbox here ({e})"));
-                        None
-                    }
-                },
-                Err(_) => {
-                    why_not = Some("bubblewrap (bwrap) is not installed".to_string());
+            SandboxMode::Auto => match host::working_bwrap(true) {
+                Ok(p) => Some(p),
+                Err(why) => {
+                    why_not = Some(why);
                     None
                 }
             },
         };
         let setpriv = if root { which::which("setpriv").ok() } else { None };
         let paths = outermost(interpreter_paths(&interp));
-        let blocked = if root { outermost(blocking_ancestors(&paths)) } else { Vec::new() };
+        let blocked = if root { outermost(paths.iter().filter_map(|p| host::blocking_ancestor(p)).collect()) } else { Vec::new() };
         let tmp = Path::new("/tmp");
         let (hidden, interp_binds, caps) = if bwrap.is_some() {
             let hidden: Vec<PathBuf> = blocked.iter().filter(|a| !a.starts_with(tmp)).cloned().collect();
@@ -569,40 +561,6 @@ fn close_from(first: i32) {
     }
 }
 
-fn bwrap_works(bwrap: &Path) -> Result<(), String> {
-    let mut child = Command::new(bwrap)
-        .args([
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
-            "--proc",
-            "/proc",
-            "--unshare-net",
-            "--unshare-pid",
-            "--new-session",
-            "--die-with-parent",
-            "--",
-            "true",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let status = wait_with_timeout(&mut child, Duration::from_secs(20)).map_err(|e| e.to_string())?;
-    let mut err = String::new();
-    if let Some(mut s) = child.stderr.take() {
-        let _ = s.read_to_string(&mut err);
-    }
-    match status {
-        Some(st) if st.success() => Ok(()),
-        Some(st) => Err(format!("{st}: {}", tail(&err, 300))),
-        None => Err("it did not finish within 20 s".into()),
-    }
-}
-
 /// Directories the worker must be able to read to run the interpreter.
 fn interpreter_paths(info: &InterpreterInfo) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -626,25 +584,6 @@ fn interpreter_paths(info: &InterpreterInfo) -> Vec<PathBuf> {
     }
     for p in &info.path {
         add(p);
-    }
-    out
-}
-
-/// For each path, the outermost proper ancestor that "others" cannot
-/// traverse (mode without o+x), if any.
-fn blocking_ancestors(paths: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for p in paths {
-        let mut ancestors: Vec<&Path> = p.ancestors().skip(1).filter(|a| a.parent().is_some()).collect();
-        ancestors.reverse();
-        for a in ancestors {
-            if let Ok(md) = fs::metadata(a) {
-                if md.mode() & 0o001 == 0 {
-                    out.push(a.to_path_buf());
-                    break;
-                }
-            }
-        }
     }
     out
 }
@@ -680,24 +619,10 @@ fn lock_dir() -> io::Result<PathBuf> {
     Ok(dir)
 }
 
-fn passwd_uids() -> BTreeSet<u32> {
-    let mut out = BTreeSet::new();
-    for file in ["/etc/passwd", "/etc/group"] {
-        if let Ok(text) = fs::read_to_string(file) {
-            for line in text.lines() {
-                if let Some(id) = line.split(':').nth(2).and_then(|s| s.parse().ok()) {
-                    out.insert(id);
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Reserve `n` uids no account uses and no other pool holds.
 pub(crate) fn lease_uids(n: usize) -> io::Result<Vec<UidLease>> {
     let dir = lock_dir()?;
-    let taken = passwd_uids();
+    let taken = host::account_ids();
     let mut leases = Vec::new();
     for uid in UID_BASE..UID_BASE + UID_SPAN {
         if leases.len() == n {
