@@ -7,7 +7,7 @@ the program) can write into the protocol channel.
 
 Events it sends:
   {"event": "ready", ...}                     once, at start
-  {"event": "started", "id": N, "pid": P}     after forking the run's child
+  {"event": "started", "id": N}               just before forking the run's child
   {"event": "result", "id": N, ...}           the outcome of the run
   {"event": "error", "id": N, "message": M}   the harness itself failed
 
@@ -282,6 +282,11 @@ def handle(req):
         outs = [_output_file(run_dir, name) for name in ("..stdout", "..stderr")]
         try:
             r_fd, w_fd = os.pipe()
+            # Said before the fork: from here on the host's run deadline
+            # applies. Sent after it, a child that stops or kills the worker
+            # before the worker is scheduled again would leave the host
+            # waiting out the (long) preparation budget instead.
+            send({"event": "started", "id": rid})
             t0 = time.monotonic()
             pid = os.fork()
             if pid == 0:
@@ -296,7 +301,6 @@ def handle(req):
                 except OSError:
                     pass
             try:
-                send({"event": "started", "id": rid, "pid": pid})
                 out = supervise(pid, r_fd, t0, req, os.path.join(run_dir, REPORT_FILE))
             finally:
                 cleanup_processes(pid)

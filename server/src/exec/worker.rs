@@ -4,7 +4,7 @@
 //! - worker -> us, once: `{"event":"ready", "prefix", ...}`
 //! - us -> worker: `{"id", "program", "probes", "resources":[{"path","data"(base64)}],
 //!   "preload", "timeout", "hard_grace", "limits"}`
-//! - worker -> us: `{"event":"started","id","pid"}` once the child is forked
+//! - worker -> us: `{"event":"started","id"}` just before the child is forked
 //!   (preloading and writing files happen before, under a separate budget),
 //!   then `{"event":"result","id",...}` or `{"event":"error","id","message"}`.
 //!
@@ -54,8 +54,7 @@ enum Event {
         #[serde(default)]
         untraceable: bool,
     },
-    /// The child's pid is in the message too, and ignored: nothing a
-    /// sandboxed process says is a pid the host acts on.
+    /// No pid: nothing a sandboxed process says is a pid the host acts on.
     Started {
         id: u64,
     },
