@@ -91,8 +91,10 @@ impl Engine {
         &self.toolchain
     }
 
-    fn pool(&self, python: &PathBuf, network: bool) -> Result<Arc<WorkerPool>, FixError> {
+    fn pool(&self, environment: &Environment, network: bool) -> Result<Arc<WorkerPool>, FixError> {
+        let python = &environment.python;
         let mut pools = self.pools.lock().unwrap_or_else(|e| e.into_inner());
+        // The base interpreter without a venv is only ever run with `-S`.
         let key = (python.clone(), network);
         if let Some(p) = pools.get(&key) {
             return Ok(p.clone());
@@ -104,6 +106,7 @@ impl Engine {
             warm: self.opts.warm,
             max_workers: self.opts.max_workers,
             network,
+            site_packages: environment.site_packages,
         })?);
         pools.insert(key, pool.clone());
         Ok(pool)
@@ -289,7 +292,7 @@ impl Engine {
         progress: &(dyn Progress + Sync),
         runs: &RunClock,
     ) -> Result<Searched, FixError> {
-        let pool = self.pool(&environment.python, opts.allow_network)?;
+        let pool = self.pool(&environment, opts.allow_network)?;
         let ctx = Context { fragment, analysis, stdlib: &self.stdlib };
         let noting = Noting::new(pool.as_ref(), progress, runs);
         let mut session = Session::new(ctx, &noting, budget, opts.max_runs);

@@ -36,8 +36,10 @@ pub fn render(fragment: &str, r: &FixReport) -> String {
         let at = e.line.map(|l| format!(" at line {l}")).unwrap_or_default();
         out.push_str(&format!("stopped{at}: {}: {}\n", e.type_name, e.message));
     }
-    if !r.missing_packages.is_empty() {
-        out.push_str(&format!("not installed: {} (run again with --install)\n", r.missing_packages.join(", ")));
+    // Those that failed to install say why below; the hint is for the rest.
+    let not_tried: Vec<&str> = r.missing_packages.iter().filter(|m| !r.failed_packages.iter().any(|(d, _)| d == *m)).map(String::as_str).collect();
+    if !not_tried.is_empty() {
+        out.push_str(&format!("not installed: {} (run again with --install)\n", not_tried.join(", ")));
     }
     if !r.unknown_imports.is_empty() {
         out.push_str(&format!("no known package provides: {}\n", r.unknown_imports.join(", ")));

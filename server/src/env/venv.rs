@@ -74,6 +74,10 @@ pub struct Environment {
     /// Distributions whose installation failed, each with a short reason
     /// (possibly recorded by an earlier attempt).
     pub failed: Vec<(String, String)>,
+    /// Programs see `venv`'s site-packages. `false` for the base
+    /// interpreter itself, run with `-S` (the standard library only), which
+    /// stands in for a venv when there is no `uv` to build one.
+    pub site_packages: bool,
 }
 
 impl Environment {
@@ -275,7 +279,10 @@ impl EnvManager {
         constraints.sort();
         constraints.dedup();
         let constraints = &constraints[..];
-        self.toolchain.uv.as_ref().ok_or(EnvError::UvNotFound)?;
+        if self.toolchain.uv.is_none() {
+            // Only installing needs uv: the standard library runs as it is.
+            return Ok(self.base_environment(distributions, install));
+        }
         let envs = self.envs_dir();
         std::fs::create_dir_all(&envs).map_err(|error| {
             EnvError::io(
@@ -347,6 +354,28 @@ impl EnvManager {
             .cloned()
             .collect();
         Some(self.environment(&outcome.key, outcome.installed, constraints, missing, outcome.failed))
+    }
+
+    /// The base interpreter without site-packages, for a machine without
+    /// `uv`: every requested distribution is missing, and when installing
+    /// was asked for, each says why it was not installed.
+    fn base_environment(&self, distributions: &BTreeSet<String>, install: bool) -> Environment {
+        let missing: Vec<String> = distributions.iter().map(|d| d.trim().to_string()).filter(|d| !d.is_empty()).collect();
+        let failed = if install {
+            missing.iter().map(|d| (d.clone(), "`uv` was not found on PATH; install it with `pip install uv` to install packages".to_string())).collect()
+        } else {
+            Vec::new()
+        };
+        Environment {
+            python: self.toolchain.python.clone(),
+            venv: PathBuf::new(),
+            key: "base".to_string(),
+            constraints: Vec::new(),
+            installed: Vec::new(),
+            missing,
+            failed,
+            site_packages: false,
+        }
     }
 
     /// The empty venv, standing in for `wanted` when installing is not allowed.
@@ -666,6 +695,7 @@ impl EnvManager {
             installed,
             missing,
             failed,
+            site_packages: true,
         }
     }
 

@@ -107,8 +107,21 @@ def _set_dumpable(flag):
         return False
 
 
+def _site_builtins():
+    """`python -S` (the base interpreter without site-packages) leaves out
+    the names `site` adds to builtins; programs use `exit()` and `quit()`."""
+    if not sys.flags.no_site:
+        return
+    import builtins
+    import _sitebuiltins
+    builtins.exit = _sitebuiltins.Quitter("exit", "Ctrl-D (i.e. EOF)")
+    builtins.quit = _sitebuiltins.Quitter("quit", "Ctrl-D (i.e. EOF)")
+    builtins.help = _sitebuiltins._Helper()
+
+
 def main():
     global PROTO_IN, PROTO_OUT, WORKER_PID
+    _site_builtins()
     args = sys.argv[1:]
     for i in range(0, len(args) - 1, 2):
         OPTS[args[i].lstrip("-")] = args[i + 1]

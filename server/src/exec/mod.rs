@@ -60,11 +60,15 @@ pub struct ExecConfig {
     /// for a re-run the user allowed after a network denial: such a pool
     /// must never serve a normal run (the engine keys pools by it).
     pub network: bool,
+    /// Let programs see the interpreter's site-packages (`false`: `python -S`,
+    /// the standard library only: the base interpreter, used without a venv
+    /// when no `uv` is there to build one).
+    pub site_packages: bool,
 }
 
 impl ExecConfig {
     /// Defaults: default limits, sandbox `Auto`, warm, two workers, no network.
     pub fn new(python: impl Into<PathBuf>) -> Self {
-        ExecConfig { python: python.into(), limits: Limits::default(), sandbox: SandboxMode::Auto, warm: true, max_workers: 2, network: false }
+        ExecConfig { python: python.into(), limits: Limits::default(), sandbox: SandboxMode::Auto, warm: true, max_workers: 2, network: false, site_packages: true }
     }
 }

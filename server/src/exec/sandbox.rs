@@ -58,6 +58,12 @@ print(json.dumps({'executable': sys.executable, 'prefix': sys.prefix,\n\
  'base_exec_prefix': getattr(sys, 'base_exec_prefix', sys.exec_prefix),\n\
  'path': [p for p in sys.path if p], 'version': '%d.%d.%d' % tuple(sys.version_info[:3])}))\n";
 
+/// `-s` (no user site) normally; `-S` (no site-packages at all, only the
+/// standard library) for a base interpreter used without a venv.
+fn site_flag(site_packages: bool) -> &'static str {
+    if site_packages { "-s" } else { "-S" }
+}
+
 fn spawn_error(python: &Path, msg: impl Into<String>) -> ExecError {
     ExecError::Spawn(python.to_path_buf(), io::Error::other(msg.into()))
 }
@@ -80,9 +86,9 @@ pub(crate) fn wait_with_timeout(child: &mut Child, limit: Duration) -> io::Resul
 
 /// Ask the interpreter where it lives. Runs with the caller's environment
 /// minus `PYTHON*` variables, so that a pyenv shim still resolves.
-pub(crate) fn probe_interpreter(python: &Path) -> Result<InterpreterInfo, ExecError> {
+pub(crate) fn probe_interpreter(python: &Path, site_packages: bool) -> Result<InterpreterInfo, ExecError> {
     let mut cmd = Command::new(python);
-    cmd.args(["-s", "-c", PROBE]).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.args([site_flag(site_packages), "-c", PROBE]).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     for (k, _) in std::env::vars_os() {
         if k.to_string_lossy().starts_with("PYTHON") {
             cmd.env_remove(k);
@@ -155,11 +161,13 @@ pub(crate) struct SandboxPlan {
     note: Option<String>,
     /// `ExecConfig::network`: keep the host's network namespace.
     network: bool,
+    /// `ExecConfig::site_packages`.
+    site_packages: bool,
 }
 
 impl SandboxPlan {
     pub fn new(cfg: &ExecConfig) -> Result<SandboxPlan, ExecError> {
-        let interp = probe_interpreter(&cfg.python)?;
+        let interp = probe_interpreter(&cfg.python, cfg.site_packages)?;
         let root = is_root();
         let mut why_not = None;
         let bwrap = match cfg.sandbox {
@@ -230,6 +238,7 @@ impl SandboxPlan {
             shm_bytes: cfg.limits.shm_bytes,
             note,
             network: cfg.network,
+            site_packages: cfg.site_packages,
         })
     }
 
@@ -364,7 +373,7 @@ impl SandboxPlan {
             }
         }
         argv.push(self.interp.executable.clone().into());
-        argv.push("-s".into());
+        argv.push(site_flag(self.site_packages).into());
         argv.push("-B".into());
         argv.push(harness.into());
         for (k, v) in [("--scratch", scratch.as_os_str()), ("--sweep", sweep.as_ref()), ("--nproc", nproc.as_ref())] {
