@@ -38,6 +38,7 @@ const PHRASES: &[&str] = &[
     "tried using: '",
     "Please install ",
     "please install ",
+    "pip install ",
 ];
 /// Phrasings whose name comes first (`lxml not found, please install it`).
 const TRAILING: &[&str] = &[" not found, please install it", " is required for", " must be installed"];
@@ -166,6 +167,10 @@ mod tests {
         assert_eq!(ask(&pandas, &["pandas"]).as_deref(), Some("Jinja2"));
         let html = exc("ImportError", "lxml not found, please install it", Some("pandas.io.html"));
         assert_eq!(ask(&html, &["pandas"]).as_deref(), Some("lxml"));
+        let form = exc("RuntimeError", "Form data requires \"python-multipart\" to be installed. \nYou can install \"python-multipart\" with: \n\npip install python-multipart", Some("fastapi.dependencies.utils"));
+        assert_eq!(ask(&form, &["fastapi"]).as_deref(), Some("python-multipart"));
+        let pip = exc("ImportError", "This feature needs extra parts: pip install openpyxl", Some("pandas.io.excel"));
+        assert_eq!(ask(&pip, &["pandas"]).as_deref(), Some("openpyxl"));
         let mut lazy = exc("ModuleNotFoundError", "No module named 'scipy'", Some("pandas.core.missing"));
         lazy.module = Some("scipy".into());
         assert_eq!(ask(&lazy, &["pandas", "numpy"]).as_deref(), Some("scipy"));

@@ -43,6 +43,11 @@ pub fn library_imports(ctx: &Context, name: &str, usage: &Usage) -> Option<Vec<S
     if let Some(stmt) = conventional_import(name) {
         push(stmt.to_string());
     }
+    // A name a module the fragment imports exports (`request` beside
+    // `from flask import Flask`): the import line the snippet cut short.
+    if let Some(stmt) = super::library_types::exported_import(ctx, name, usage) {
+        push(stmt);
+    }
     let module_name = is_module_name(ctx, name) && !used_as_data(usage);
     // `json.load(...)`: the module.
     let module = module_name && used_like_a_module(usage);

@@ -4,9 +4,12 @@
 //! library's own API (`Flask(__name__)`). Pure.
 
 use super::knowledge::lines;
-use super::library_names::is_builtin_attr;
+use super::library_names::{is_builtin_attr, used_like_a_module};
 use super::session::Context;
 use super::value::Value;
+use crate::analysis::Usage;
+use crate::knowledge::conventional_import;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 /// One library type of the table.
@@ -33,11 +36,17 @@ fn table() -> &'static [LibraryType] {
             .filter_map(|l| {
                 let mut parts = l.split(" | ");
                 let (name, members) = parts.next()?.split_once(':')?;
-                let members = members
+                let name = name.trim();
+                let mut members: Vec<String> = members
                     .split_whitespace()
                     .filter(|m| !is_builtin_attr(m))
                     .map(str::to_string)
                     .collect();
+                for m in distinctive_members(name) {
+                    if !members.iter().any(|o| o == m) {
+                        members.push(m.to_string());
+                    }
+                }
                 let recipe = match (parts.next(), parts.next()) {
                     (Some(expr), Some(import)) => {
                         Some((expr.trim().to_string(), import.trim().to_string()))
@@ -45,7 +54,7 @@ fn table() -> &'static [LibraryType] {
                     _ => None,
                 };
                 Some(LibraryType {
-                    name: name.trim().to_string(),
+                    name: name.to_string(),
                     members,
                     recipe,
                 })
@@ -54,27 +63,172 @@ fn table() -> &'static [LibraryType] {
     })
 }
 
+/// What kind of thing a module exports under a name (`data/library_index.txt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportKind {
+    Class,
+    Function,
+    Module,
+    /// Any other object (`flask.request`, a proxy; `numpy.random`'s generator).
+    Object,
+    /// `None`, a number, a string.
+    Constant,
+}
+
+/// The generated index: module -> exported name -> kind, and library type
+/// -> the members its instances have (both introspected from the real
+/// libraries by `scripts/gen-library-index`).
+struct Index {
+    exports: HashMap<&'static str, HashMap<&'static str, ExportKind>>,
+    members: HashMap<&'static str, Vec<&'static str>>,
+}
+
+fn index() -> &'static Index {
+    static I: OnceLock<Index> = OnceLock::new();
+    I.get_or_init(|| {
+        let mut exports = HashMap::new();
+        let mut members = HashMap::new();
+        for l in lines(include_str!("data/library_index.txt")) {
+            let mut words = l.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("export"), Some(module)) => {
+                    let names = words
+                        .filter_map(|w| {
+                            let (name, kind) = w.split_once(':')?;
+                            let kind = match kind {
+                                "c" => ExportKind::Class,
+                                "f" => ExportKind::Function,
+                                "m" => ExportKind::Module,
+                                "o" => ExportKind::Object,
+                                "k" => ExportKind::Constant,
+                                _ => return None,
+                            };
+                            Some((name, kind))
+                        })
+                        .collect();
+                    exports.insert(module, names);
+                }
+                (Some("members"), Some(ty)) => {
+                    members.insert(ty, words.collect());
+                }
+                _ => {}
+            }
+        }
+        Index { exports, members }
+    })
+}
+
+/// The modules the fragment itself uses, in the order it names them: the
+/// modules of its own imports (`flask` for `from flask import Flask`), then
+/// those of the conventional aliases (`np`) and well-known members
+/// (`UploadFile`: `fastapi`) it uses without importing.
+pub fn fragment_modules(ctx: &Context) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |m: &str| {
+        if !m.is_empty() && !out.iter().any(|o| o == m) {
+            out.push(m.to_string());
+        }
+    };
+    for i in ctx.analysis.imports.iter().filter(|i| i.level == 0) {
+        push(&i.module);
+    }
+    for f in &ctx.analysis.free_names {
+        // `import numpy as np`, `import matplotlib.pyplot as plt`
+        if let Some(stmt) = conventional_import(&f.name) {
+            push(imported_module(stmt));
+        }
+    }
+    for f in &ctx.analysis.free_names {
+        // `from fastapi import UploadFile`; capitalised only: a lowercase
+        // member (`product`) is as often the fragment's own variable.
+        if f.name.starts_with(char::is_uppercase) {
+            if let Some(stmt) = super::knowledge::well_known_import(&f.name) {
+                push(imported_module(stmt));
+            }
+        }
+    }
+    out
+}
+
+/// The module an import statement imports from (`numpy` for `import numpy
+/// as np`, `flask` for `from flask import Flask`).
+fn imported_module(stmt: &str) -> &str {
+    let rest = stmt.strip_prefix("from ").or_else(|| stmt.strip_prefix("import ")).unwrap_or("");
+    rest.split_whitespace().next().unwrap_or("").trim_end_matches(',')
+}
+
+/// The import of a name the fragment uses bare that a module it imports
+/// exports (`request.method` where the fragment has `from flask import
+/// Flask`: `from flask import request`): snippets often cut their import
+/// line short. A class is always taken; a function when the name is
+/// called or passed on; another object when it is used through attributes
+/// or called; a submodule when used like one; a constant only when named
+/// like one (`BICUBIC`, never `e` or `pi`, which are as likely the
+/// fragment's own numbers).
+pub fn exported_import(ctx: &Context, name: &str, usage: &Usage) -> Option<String> {
+    if name.len() < 2 || name.starts_with('_') {
+        return None;
+    }
+    let called = !usage.calls.is_empty();
+    let fits = |kind: ExportKind| match kind {
+        ExportKind::Class => true,
+        ExportKind::Function => called || !usage.passed_to.is_empty(),
+        ExportKind::Object => called || !usage.attrs.is_empty(),
+        ExportKind::Module => used_like_a_module(usage),
+        ExportKind::Constant => name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
+    };
+    let exports = &index().exports;
+    fragment_modules(ctx).into_iter().find_map(|module| {
+        let kind = *exports.get(module.as_str())?.get(name)?;
+        fits(kind).then(|| format!("from {module} import {name}"))
+    })
+}
+
+/// Whether the fragment uses `lib` (a top-level module): imports it or one
+/// of its submodules, uses its conventional alias, or uses a name bare that
+/// the table's well-known members or the index tie to it.
+fn uses_library(ctx: &Context, lib: &str) -> bool {
+    let top = |m: &str| m.split('.').next() == Some(lib);
+    fragment_modules(ctx).iter().any(|m| top(m))
+        || ctx.analysis.free_names.iter().any(|f| {
+            let from = |stmt: &str| top(imported_module(stmt));
+            f.name == lib && used_like_a_module(&f.usage)
+                || super::knowledge::well_known_import(&f.name).is_some_and(from)
+        })
+}
+
+/// Members of library type `ty` that no other type of the index or the
+/// table has, and no builtin value: what tells its instances apart, read
+/// from the library itself.
+fn distinctive_members(ty: &str) -> BTreeSet<&'static str> {
+    let idx = index();
+    let Some(own) = idx.members.get(ty) else { return BTreeSet::new() };
+    own.iter()
+        .copied()
+        .filter(|m| !is_builtin_attr(m))
+        .filter(|m| !idx.members.iter().any(|(other, ms)| *other != ty && ms.contains(m)))
+        .collect()
+}
+
 /// The library type an object with `members` stands for: two or more of
-/// the type's members, or one when the fragment imports the type's library
+/// the type's members, or one when the fragment uses the type's library
 /// (`from flask import Flask` and `@app.route`).
 pub fn mimicked_type<'a>(
     ctx: &Context,
     members: impl IntoIterator<Item = &'a str> + Clone,
 ) -> Option<&'static LibraryType> {
-    let imported = |lib: &str| {
-        ctx.analysis
-            .imports
-            .iter()
-            .any(|i| i.level == 0 && i.module.split('.').next() == Some(lib))
-    };
-    table().iter().find(|t| {
-        let shared = members
-            .clone()
-            .into_iter()
-            .filter(|m| t.members.iter().any(|o| o == m))
-            .count();
-        shared >= 2 || shared == 1 && imported(t.library())
-    })
+    let imported = |lib: &str| uses_library(ctx, lib);
+    let shared = |t: &LibraryType| members.clone().into_iter().filter(|m| t.members.iter().any(|o| o == m)).count();
+    // The type sharing the most members; on a tie, the table's first.
+    table()
+        .iter()
+        .map(|t| (t, shared(t)))
+        .filter(|(t, n)| *n >= 2 || *n == 1 && imported(t.library()))
+        .fold(None, |best: Option<(&LibraryType, usize)>, (t, n)| match best {
+            Some((_, m)) if m >= n => best,
+            _ => Some((t, n)),
+        })
+        .map(|(t, _)| t)
 }
 
 /// A real instance, built with the library's API, for a free name used as
@@ -143,5 +297,44 @@ mod tests {
         with_ctx("@app.route('/')\ndef home():\n    return 'hi'\n", |ctx| {
             assert!(real_instance(ctx, ["route"]).is_none())
         });
+    }
+
+    #[test]
+    fn a_name_the_imported_library_exports_is_imported_from_it() {
+        let src = "from flask import Flask\napp = Flask(__name__)\n@app.route('/')\ndef home():\n    return request.method + str(BICUBIC) + str(e)\n";
+        with_ctx(src, |ctx| {
+            let request = ctx.usage_of("request");
+            assert_eq!(exported_import(ctx, "request", &request).as_deref(), Some("from flask import request"));
+            // Not exported by flask: left to the other rules.
+            assert_eq!(exported_import(ctx, "BICUBIC", &ctx.usage_of("BICUBIC")), None);
+            assert_eq!(exported_import(ctx, "e", &ctx.usage_of("e")), None);
+        });
+        // Only libraries the fragment uses count: flask is not imported here.
+        with_ctx("print(request.method)\n", |ctx| {
+            assert_eq!(exported_import(ctx, "request", &ctx.usage_of("request")), None);
+        });
+    }
+
+    #[test]
+    fn exports_are_taken_only_where_the_use_fits_their_kind() {
+        // `numpy.e` is a constant: a fragment's `e` is as likely its own number.
+        with_ctx("import numpy as np\nx = np.zeros(3) * e\nprint(newaxis, linspace(0, 1, 5))\n", |ctx| {
+            assert_eq!(exported_import(ctx, "e", &ctx.usage_of("e")), None);
+            assert_eq!(exported_import(ctx, "linspace", &ctx.usage_of("linspace")).as_deref(), Some("from numpy import linspace"));
+        });
+        // A well-known member names its library for the others: `UploadFile` is FastAPI's.
+        with_ctx("@app.post('/up')\nasync def up(f: UploadFile = File(...)):\n    return f.filename\n", |ctx| {
+            assert_eq!(exported_import(ctx, "File", &ctx.usage_of("File")).as_deref(), Some("from fastapi import File"));
+            assert_eq!(mimicked_type(ctx, ["post"]).map(|t| t.name.as_str()), Some("fastapi.FastAPI"));
+        });
+    }
+
+    #[test]
+    fn members_read_from_the_library_tell_its_types_apart() {
+        // `fetchall` is only a cursor's; `close` is everyone's.
+        assert!(distinctive_members("sqlite3.Cursor").contains("fetchall"));
+        assert!(!distinctive_members("sqlite3.Cursor").contains("close"));
+        // Nothing builtin values have.
+        assert!(!distinctive_members("pandas.DataFrame").contains("copy"));
     }
 }
