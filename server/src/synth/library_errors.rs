@@ -60,24 +60,40 @@ fn missing_json_key(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) 
     let mut p = base.clone();
     let mut changed = false;
     for r in p.resources.iter_mut().filter(|r| r.path.ends_with(".json")) {
-        let Ok(serde_json::Value::Object(mut map)) =
-            serde_json::from_slice::<serde_json::Value>(&r.content)
-        else {
-            continue;
-        };
-        if map.contains_key(&key) {
+        if let Some(content) = with_key(std::str::from_utf8(&r.content).unwrap_or(""), &key) {
+            r.content = format!("{content}\n").into_bytes();
+            changed = true;
+        }
+    }
+    // The text the fragment parses with `json.loads(s)`: a JSON string of
+    // the prefix gets the key too.
+    for b in p.bindings.iter_mut() {
+        let parsed = ctx.usage_of(&b.name).passed_to.iter().any(|a| a.callee.ends_with("json.loads") || a.callee == "loads");
+        if !parsed {
             continue;
         }
-        let value = if numeric_column(&key) {
-            serde_json::json!(20)
-        } else {
-            serde_json::json!(format!("{key} 1"))
-        };
-        map.insert(key.clone(), value);
-        r.content = format!("{}\n", serde_json::Value::Object(map)).into_bytes();
-        changed = true;
+        if let Candidate::Value(Value::Str(text)) = b.current_mut() {
+            if let Some(content) = with_key(text, &key) {
+                *text = content;
+                changed = true;
+            }
+        }
     }
     changed.then_some(p)
+}
+
+/// A JSON object's text with `key` added (a number when the key names a
+/// quantity), or `None` when it is not an object or has the key.
+fn with_key(text: &str, key: &str) -> Option<String> {
+    let Ok(serde_json::Value::Object(mut map)) = serde_json::from_str::<serde_json::Value>(text) else {
+        return None;
+    };
+    if map.contains_key(key) {
+        return None;
+    }
+    let value = if numeric_column(key) { serde_json::json!(20) } else { serde_json::json!(format!("{key} 1")) };
+    map.insert(key.to_string(), value);
+    Some(serde_json::Value::Object(map).to_string())
 }
 
 const SQUARE: &str = "np.array([[2.0, 1.0], [1.0, 3.0]])";
@@ -344,6 +360,27 @@ mod tests {
             "{text}"
         );
         assert!(missing_table(&ctx, &p, &e).is_none(), "created once");
+    }
+
+    #[test]
+    fn a_key_read_from_parsed_json_text_is_added_to_the_text() {
+        let src = "import json\ndata = json.loads(payload)\nprint(data['user'])\n";
+        let analysis = crate::analysis::analyze(src);
+        let stdlib = std::collections::BTreeSet::new();
+        let ctx = Context { fragment: src, analysis: &analysis, stdlib: &stdlib };
+        let mut base = Prefix::default();
+        base.bindings.push(Binding::new("payload", vec![Candidate::Value(Value::Str("{\"name\": \"Ada\"}".into()))]));
+        let e = ExceptionInfo { type_name: "KeyError".into(), message: "'user'".into(), key: Some("'user'".into()), ..Default::default() };
+        let p = missing_json_key(&ctx, &base, &e, 3).unwrap();
+        let Candidate::Value(Value::Str(text)) = p.bindings[0].current() else { panic!() };
+        let json: serde_json::Value = serde_json::from_str(text).unwrap();
+        assert_eq!(json["user"], "user 1");
+        assert_eq!(json["name"], "Ada");
+        // A string the fragment does not parse stays as it is.
+        let src2 = "import json\ndata = json.loads(other)\nprint(data['user'], payload)\n";
+        let analysis2 = crate::analysis::analyze(src2);
+        let ctx2 = Context { fragment: src2, analysis: &analysis2, stdlib: &stdlib };
+        assert!(missing_json_key(&ctx2, &base, &e, 3).is_none());
     }
 
     #[test]

@@ -16,8 +16,12 @@ use std::sync::OnceLock;
 pub struct LibraryType {
     /// Dotted name (`flask.Flask`).
     pub name: String,
-    /// Members that tell its instances apart.
+    /// Members that tell its instances apart: the table's own, which are
+    /// unmistakable alone once the fragment uses the library (`route`)...
     pub members: Vec<String>,
+    /// ...and those the index read from the library that no other type
+    /// has, which count only together with another member.
+    pub also: Vec<String>,
     /// A real instance and the import it needs, where the table has one.
     pub recipe: Option<(String, String)>,
 }
@@ -37,16 +41,16 @@ fn table() -> &'static [LibraryType] {
                 let mut parts = l.split(" | ");
                 let (name, members) = parts.next()?.split_once(':')?;
                 let name = name.trim();
-                let mut members: Vec<String> = members
+                let members: Vec<String> = members
                     .split_whitespace()
                     .filter(|m| !is_builtin_attr(m))
                     .map(str::to_string)
                     .collect();
-                for m in distinctive_members(name) {
-                    if !members.iter().any(|o| o == m) {
-                        members.push(m.to_string());
-                    }
-                }
+                let also = distinctive_members(name)
+                    .into_iter()
+                    .filter(|m| !members.iter().any(|o| o == m))
+                    .map(str::to_string)
+                    .collect();
                 let recipe = match (parts.next(), parts.next()) {
                     (Some(expr), Some(import)) => {
                         Some((expr.trim().to_string(), import.trim().to_string()))
@@ -56,6 +60,7 @@ fn table() -> &'static [LibraryType] {
                 Some(LibraryType {
                     name: name.to_string(),
                     members,
+                    also,
                     recipe,
                 })
             })
@@ -218,12 +223,13 @@ pub fn mimicked_type<'a>(
     members: impl IntoIterator<Item = &'a str> + Clone,
 ) -> Option<&'static LibraryType> {
     let imported = |lib: &str| uses_library(ctx, lib);
-    let shared = |t: &LibraryType| members.clone().into_iter().filter(|m| t.members.iter().any(|o| o == m)).count();
+    let count = |list: &[String]| members.clone().into_iter().filter(|m| list.iter().any(|o| o == m)).count();
     // The type sharing the most members; on a tie, the table's first.
     table()
         .iter()
-        .map(|t| (t, shared(t)))
-        .filter(|(t, n)| *n >= 2 || *n == 1 && imported(t.library()))
+        .map(|t| (t, count(&t.members), count(&t.also)))
+        .filter(|(t, own, also)| own + also >= 2 || *own == 1 && imported(t.library()))
+        .map(|(t, own, also)| (t, own + also))
         .fold(None, |best: Option<(&LibraryType, usize)>, (t, n)| match best {
             Some((_, m)) if m >= n => best,
             _ => Some((t, n)),
