@@ -125,3 +125,28 @@ impl Proposer for RuleSet {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synth::rules::check::{attempt, raised, with_ctx};
+
+    #[test]
+    fn every_binding_and_proposal_names_its_rule_and_a_disabled_rule_proposes_nothing() {
+        with_ctx("print(items[5])\n", |ctx| {
+            let first = RuleSet::default().initial(ctx);
+            assert_eq!(first.binding("items").unwrap().rule.0, Some("free-names"));
+            assert_eq!(first.trail.0, [(Stage::Initial, "free-names")]);
+            let failed = attempt(ctx, first, RunStatus::Raised, Some(raised("IndexError", "list index out of range", 1)), &[]);
+            let all = RuleSet::default().refine(ctx, &failed);
+            let by: Vec<&str> = all.iter().filter_map(|p| p.trail.proposer()).collect();
+            assert_eq!(by.len(), all.len(), "every proposal names its rule");
+            assert!(by.contains(&"grow-list"), "{by:?}");
+            let grown = &all[by.iter().position(|r| *r == "grow-list").unwrap()];
+            assert_eq!(grown.binding("items").unwrap().rule.0, Some("grow-list"), "the changed binding names the rule that changed it");
+            let fewer = RuleSet::without(&["grow-list".to_string()]).unwrap().refine(ctx, &failed);
+            assert!(fewer.iter().all(|p| p.trail.proposer() != Some("grow-list")));
+            assert_eq!(fewer.len() + by.iter().filter(|r| **r == "grow-list").count(), all.len());
+        });
+    }
+}

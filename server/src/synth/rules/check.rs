@@ -20,7 +20,7 @@ const STDLIB: &[&str] = &[
     "ast", "asyncio", "collections", "datetime", "functools", "io", "itertools", "json", "math", "os", "pathlib", "re", "signal", "sqlite3", "sys", "typing", "urllib",
 ];
 
-fn with_ctx<R>(fragment: &str, f: impl FnOnce(&Context) -> R) -> R {
+pub(crate) fn with_ctx<R>(fragment: &str, f: impl FnOnce(&Context) -> R) -> R {
     let analysis = analyze(fragment);
     let stdlib: BTreeSet<String> = STDLIB.iter().map(|s| s.to_string()).collect();
     let ctx = Context { fragment, analysis: &analysis, stdlib: &stdlib };

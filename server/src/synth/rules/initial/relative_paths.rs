@@ -43,8 +43,10 @@ mod tests {
 
     #[test]
     fn a_relative_folder_literal_is_created_with_matching_files() {
-        initial(&super::RelativePaths, "for f in os.listdir('./data'):\n    if f.endswith('.csv'):\n        print(f)\n", expect![[r#"
+        initial(&super::RelativePaths, "folder = './samples'\nfor f in glob.glob(folder + '/*.csv'):\n    print(f)\n", expect![[r#"
             ## 1
+            -- file samples/example.txt --
+            -- file samples/nested/example.txt --
         "#]]);
     }
 }

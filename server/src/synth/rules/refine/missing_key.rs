@@ -41,12 +41,15 @@ impl Rule for MissingKey {
 mod tests {
     use crate::synth::rules::check::*;
     use crate::exec::ExceptionInfo;
+    use crate::synth::prefix::{Binding, Candidate};
+    use crate::synth::value::Value;
     use expect_test::expect;
 
     #[test]
     fn the_missing_key_is_added_to_the_mapping_the_line_reads() {
-        refine(&super::MissingKey, "key = 'mode'\nprint(settings[key])\n", ExceptionInfo { key: Some("'mode'".into()), ..raised("KeyError", r#"'mode'"#, 2) }, expect![[r#"
-            (nothing)
+        refine_with(&super::MissingKey, "key = 'mode'\nprint(settings[key])\n", |p| { *p.binding_mut("settings").unwrap() = Binding::new("settings", vec![Candidate::Value(Value::Dict(vec![(Value::Str("debug".into()), Value::Bool(true))]))]); }, ExceptionInfo { key: Some("'mode'".into()), ..raised("KeyError", "'mode'", 2) }, expect![[r#"
+            ## 1
+            settings = {'debug': True, 'mode': True}
         "#]]);
     }
 }

@@ -51,11 +51,12 @@ impl Rule for VariableNamedLikeModule {
 mod tests {
     use crate::synth::rules::check::*;
     use crate::exec::ExceptionInfo;
+    use crate::synth::prefix::{Binding, Candidate};
     use expect_test::expect;
 
     #[test]
     fn a_name_used_unlike_its_module_gets_values() {
-        refine(&super::VariableNamedLikeModule, "if signal.code is None:\n    print('no code')\n", ExceptionInfo { name: Some("code".into()), obj_type: Some("module".into()), ..raised("AttributeError", r#"module 'signal' has no attribute 'code'"#, 1) }, expect![[r#"
+        refine_with(&super::VariableNamedLikeModule, "if signal.code is None:\n    print('no code')\n", |p| { *p.binding_mut("signal").unwrap() = Binding::new("signal", vec![Candidate::Import("import signal".into())]); }, ExceptionInfo { name: Some("code".into()), obj_type: Some("module".into()), ..raised("AttributeError", "module 'signal' has no attribute 'code'", 1) }, expect![[r#"
             (nothing)
         "#]]);
     }
