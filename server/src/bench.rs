@@ -3,6 +3,8 @@
 
 use crate::fix::{Engine, FixOptions};
 use crate::report::{FixReport, Status};
+use crate::synth::attribution::{sum_uses, RuleUse};
+use crate::synth::rules;
 use crate::synth::search::NoProgress;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -35,6 +37,9 @@ pub struct Row {
     pub stand_in_names: usize,
     /// Neither a stub nor a stand-in in the prefix: what a person would keep.
     pub real: bool,
+    /// What each rule did for this file (for `bench --rules`; not a CSV column).
+    #[serde(skip)]
+    pub rules: Vec<RuleUse>,
 }
 
 impl Row {
@@ -61,13 +66,14 @@ impl Row {
             },
             stand_in_names: r.names.iter().filter(|n| n.kind == "stand-in").count(),
             real: r.names.iter().all(|n| !n.stub && n.kind != "stand-in"),
+            rules: r.rules.clone(),
         }
     }
     fn failed(file: String, why: String, seconds: f64) -> Row {
         Row {
             file, executable: 0, covered: 0, ratio: 0.0, union_ratio: 0.0, completed: false,
             status: "error".into(), seconds, executions: 0, llm_calls: 0, names: 0, stub_names: 0, error: why,
-            legacy: String::new(), stand_in_names: 0, real: false,
+            legacy: String::new(), stand_in_names: 0, real: false, rules: Vec::new(),
         }
     }
 }
@@ -166,6 +172,20 @@ pub fn write_csv(path: &Path, rows: &[Row]) -> Result<(), csv::Error> {
     Ok(())
 }
 
+/// `bench --rules`: per rule of the registry (in its order), the runs of
+/// programs it proposed, the proposals the search kept, the statements they
+/// added, and in how many files it was kept at least once.
+pub fn rules_table(rows: &[Row]) -> String {
+    let total = sum_uses(rows.iter().flat_map(|r| &r.rules));
+    let mut out = format!("{:<28} {:<8} {:>7} {:>6} {:>6} {:>6}\n", "rule", "stage", "fired", "kept", "added", "files");
+    for rule in rules::all() {
+        let u = total.iter().find(|u| u.rule == rule.name()).cloned().unwrap_or_default();
+        let files = rows.iter().filter(|r| r.rules.iter().any(|x| x.rule == rule.name() && x.kept > 0)).count();
+        out.push_str(&format!("{:<28} {:<8} {:>7} {:>6} {:>6} {:>6}\n", rule.name(), rule.stage().as_str(), u.fired, u.kept, u.added, files));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,5 +222,17 @@ mod tests {
         assert!((s.real_share - 2.0 / 3.0).abs() < 1e-9);
         assert!((s.real_coverage - 1.5 / 3.0).abs() < 1e-9);
         assert!((s.mean_coverage - 2.5 / 3.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_rules_table_sums_uses_over_files_for_every_rule() {
+        let mut a = row(0.5, 1.0, true);
+        a.rules = vec![RuleUse { rule: "missing-key".into(), fired: 2, kept: 1, added: 3 }];
+        let mut b = row(0.5, 1.0, true);
+        b.rules = vec![RuleUse { rule: "missing-key".into(), fired: 1, kept: 0, added: 0 }];
+        let table = rules_table(&[a, b]);
+        let line = table.lines().find(|l| l.starts_with("missing-key ")).unwrap();
+        assert_eq!(line.split_whitespace().collect::<Vec<_>>(), ["missing-key", "refine", "3", "1", "3", "1"]);
+        assert_eq!(table.lines().count(), rules::all().len() + 1, "every rule has a line, fired or not");
     }
 }

@@ -9,8 +9,9 @@ use crate::exec::{
 };
 use crate::knowledge;
 use crate::program;
-use crate::report::{ErrorInfo, FixReport, LegacyReport, OptionalReport, ResourceFile, Stats, Status, Variant};
-use crate::synth::deterministic::Deterministic;
+use crate::report::{ErrorInfo, FixReport, LegacyReport, OptionalReport, Refinement, ResourceFile, Stats, Status, Variant};
+use crate::synth::deterministic::RuleSet;
+use crate::synth::rules::UnknownRule;
 use crate::synth::search::{self, Progress, SearchResult};
 use crate::synth::session::{Context, Session};
 use crate::synth::Proposer;
@@ -29,6 +30,8 @@ pub enum FixError {
     Exec(#[from] ExecError),
     #[error("--lines {0}-{1} is outside the file, which has {2} lines")]
     Lines(u32, u32, usize),
+    #[error(transparent)]
+    Rules(#[from] UnknownRule),
 }
 
 #[derive(Debug, Clone)]
@@ -60,11 +63,13 @@ pub struct FixOptions {
     /// Let programs reach the network (a re-run the user allowed after a
     /// network denial); off by default: the sandbox has its own namespace.
     pub allow_network: bool,
+    /// Rules turned off (`--disable-rule`), by their registry names.
+    pub disabled_rules: Vec<String>,
 }
 
 impl Default for FixOptions {
     fn default() -> Self {
-        FixOptions { lines: None, install: false, allow_builds: BTreeSet::new(), budget: Duration::from_secs(20), max_runs: 100, allow_network: false }
+        FixOptions { lines: None, install: false, allow_builds: BTreeSet::new(), budget: Duration::from_secs(20), max_runs: 100, allow_network: false, disabled_rules: Vec::new() }
     }
 }
 
@@ -128,7 +133,7 @@ impl Engine {
         if !analysis.syntax_errors.is_empty() {
             return Ok(syntax_error_report(&fragment, &analysis, &self.toolchain, started));
         }
-        let proposer = Deterministic;
+        let proposer = RuleSet::without(&opts.disabled_rules)?;
         let ctx = Context { fragment: &fragment, analysis: &analysis, stdlib: &self.stdlib };
         // The environment covers the fragment's imports and those the first prefix adds.
         let mut modules: Vec<String> =
@@ -237,6 +242,8 @@ impl Engine {
                 line: e.line.and_then(|l| best.program.fragment_line(l)),
             }),
             names: best.prefix.names(&ctx),
+            refinements: best.prefix.trail.0.iter().map(|(stage, rule)| Refinement { rule, stage: stage.as_str() }).collect(),
+            rules: result.rules.clone(),
             stats: Stats { executions, llm_calls: 0, seconds: started.elapsed().as_secs_f64() },
             union_coverage: result.union.clone(),
             variants: result
@@ -247,6 +254,7 @@ impl Engine {
                     suffix: v.program.suffix.clone(),
                     resources: v.prefix.all_resources().iter().filter(|r| crate::exec::resource_path_problem(&r.path).is_none()).map(ResourceFile::from).collect(),
                     covered: v.coverage.covered.clone(),
+                    rule: v.prefix.trail.last_variant_rule(),
                 })
                 .collect(),
             hits: to_fragment(&best.program, &best.outcome.hit_counts),
@@ -296,7 +304,7 @@ impl Engine {
         let ctx = Context { fragment, analysis, stdlib: &self.stdlib };
         let noting = Noting::new(pool.as_ref(), progress, runs);
         let mut session = Session::new(ctx, &noting, budget, opts.max_runs);
-        let result = search::search(&mut session, &Deterministic, progress)?;
+        let result = search::search(&mut session, &RuleSet::without(&opts.disabled_rules)?, progress)?;
         let (executions, library_errors) = (session.executions, std::mem::take(&mut session.library_errors));
         let dropped = std::mem::take(&mut session.dropped);
         drop(session);
@@ -498,6 +506,8 @@ fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchai
         status: Status::SyntaxError,
         error: Some(ErrorInfo { type_name: "SyntaxError".into(), message: first.message.clone(), line: Some(first.line) }),
         names: Vec::new(),
+        refinements: Vec::new(),
+        rules: Vec::new(),
         stats: Stats { executions: 0, llm_calls: 0, seconds: started.elapsed().as_secs_f64() },
         variants: Vec::new(),
         hits: BTreeMap::new(),

@@ -63,6 +63,9 @@ enum Command {
         /// One fresh process per run instead of warm workers (to measure their effect).
         #[arg(long)]
         cold: bool,
+        /// Print per rule how often it fired, was kept, and the statements it added.
+        #[arg(long)]
+        rules: bool,
         #[command(flatten)]
         common: Common,
     },
@@ -89,6 +92,10 @@ struct Common {
     /// Run without bubblewrap even when it is available.
     #[arg(long)]
     no_sandbox: bool,
+    /// Turn off the synthesis rule NAME (repeatable), to measure what it is
+    /// worth; `runnable bench --rules` lists every rule.
+    #[arg(long = "disable-rule", value_name = "NAME")]
+    disable_rule: Vec<String>,
 }
 
 fn parse_range(s: &str) -> Result<(u32, u32), String> {
@@ -117,6 +124,7 @@ fn fix_options(common: &Common, lines: Option<(u32, u32)>) -> FixOptions {
         install: common.install,
         allow_builds: common.allow_build.iter().cloned().collect(),
         budget: Duration::from_secs(common.budget_seconds.max(1)),
+        disabled_rules: common.disable_rule.clone(),
         ..FixOptions::default()
     }
 }
@@ -133,6 +141,13 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    if let Command::Fix { common, .. } | Command::Bench { common, .. } = &cli.command {
+        // A rule name no rule has is a bad command line, said before anything runs.
+        if let Err(e) = runnable::synth::rules::resolve(&common.disable_rule) {
+            eprintln!("runnable: --disable-rule: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    }
     match cli.command {
         Command::Fix { file, lines, json, allow_network, common } => {
             let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
@@ -165,7 +180,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             println!("{}", serde_json::to_string_pretty(&runnable::analysis::analyze(&source))?);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Bench { dir, jobs, out, cold, common } => {
+        Command::Bench { dir, jobs, out, cold, rules, common } => {
             let files = bench::python_files(&dir).with_context(|| format!("cannot list {}", dir.display()))?;
             if files.is_empty() {
                 bail!("no .py files in {}", dir.display());
@@ -200,6 +215,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 summary.median_seconds, summary.p95_seconds, summary.stub_share, summary.llm_calls,
                 summary.legacy_used, summary.legacy_tried, summary.wall_seconds
             );
+            if rules {
+                print!("{}", bench::rules_table(&rows));
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

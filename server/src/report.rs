@@ -3,6 +3,7 @@
 use crate::analysis::SyntaxIssue;
 use crate::coverage::Coverage;
 use crate::exec::{Containment, Denial, Resource, RunStatus};
+use crate::synth::attribution::RuleUse;
 use crate::synth::prefix::NameInfo;
 use base64::Engine as _;
 use serde::Serialize;
@@ -65,6 +66,18 @@ pub struct Variant {
     /// best prefix's: a directory that already exists, a file that does not).
     pub resources: Vec<ResourceFile>,
     pub covered: Vec<u32>,
+    /// The evolution rule that proposed it (`rules::all` names them).
+    pub rule: Option<&'static str>,
+}
+
+/// One rule behind the best prefix, in the order they applied: the initial
+/// rules that shaped the first prefix, then each refinement or variant the
+/// search moved to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refinement {
+    pub rule: &'static str,
+    /// `initial`, `refine`, `branch` or `evolve`.
+    pub stage: &'static str,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -132,6 +145,10 @@ pub struct FixReport {
     pub status: Status,
     pub error: Option<ErrorInfo>,
     pub names: Vec<NameInfo>,
+    /// The rules behind the best prefix, in order.
+    pub refinements: Vec<Refinement>,
+    /// Per rule: runs of programs it proposed, proposals kept, statements added.
+    pub rules: Vec<RuleUse>,
     pub stats: Stats,
     /// Coverage of the best prefix together with the kept variants.
     pub union_coverage: Coverage,

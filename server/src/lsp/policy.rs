@@ -157,6 +157,8 @@ mod tests {
             status: Status::Raised,
             error: None,
             names: Vec::new(),
+            refinements: Vec::new(),
+            rules: Vec::new(),
             stats: Stats { executions: 1, llm_calls: 0, seconds: 0.0 },
             variants: Vec::new(),
             hits: BTreeMap::new(),

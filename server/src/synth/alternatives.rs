@@ -3,7 +3,7 @@
 //! names, shaped strings, instances of the types an `isinstance` names,
 //! answers in turn for a helper asked several times). Pure.
 
-use super::deterministic::isinstance_calls;
+use super::isinstance::isinstance_calls;
 use super::infer;
 use super::lexical::identifiers;
 use super::prefix::{Binding, Candidate};

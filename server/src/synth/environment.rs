@@ -4,10 +4,15 @@
 
 use crate::exec::Resource;
 
+/// Variables of Python itself that name a file, from the interpreter's
+/// command-line documentation: `PYTHONSTARTUP` is a file read and run at
+/// interactive start-up. (Any name merely ending in `STARTUP` is not one.)
+const PYTHON_FILE_VARIABLES: &[&str] = &["PYTHONSTARTUP"];
+
 /// The value `name` gets, and a file to create when the value names one.
 pub fn env_value(name: &str) -> (String, Option<Resource>) {
     let n = name.to_ascii_uppercase();
-    // A word of the name (`DATA_DIR`), or its end (`PYTHONSTARTUP`).
+    // A word of the name (`DATA_DIR`), or its end (`LOGFILE`).
     let has = |words: &[&str]| words.iter().any(|w| n.split('_').any(|part| part == *w) || n.ends_with(w));
     let value = if has(&["PORT"]) {
         "8080".to_string()
@@ -21,7 +26,7 @@ pub fn env_value(name: &str) -> (String, Option<Resource>) {
         "4".to_string()
     } else if has(&["DIR", "HOME", "ROOT", "FOLDER"]) {
         ".".to_string()
-    } else if has(&["FILE", "PATH", "STARTUP", "CONFIG"]) {
+    } else if has(&["FILE", "PATH", "CONFIG"]) || PYTHON_FILE_VARIABLES.contains(&n.as_str()) {
         // A file that exists, empty: whatever reads it gets no surprises.
         let path = format!("{}.txt", n.to_ascii_lowercase());
         return (path.clone(), Some(Resource { path, content: Vec::new() }));
@@ -52,6 +57,7 @@ mod tests {
         assert_eq!(path, "pythonstartup.txt");
         assert_eq!(file.unwrap().path, "pythonstartup.txt", "a file it names exists");
         assert_eq!(env_value("MODE").0, "example");
+        assert!(env_value("APP_STARTUP").1.is_none(), "only Python's own start-up variable names a file");
         assert_eq!(env_value("PASSPORT_ID").0, "example", "a word of the name, not a piece of one");
     }
 }

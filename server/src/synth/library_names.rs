@@ -6,7 +6,7 @@
 //! fake the very library the fragment is about, and a person would delete
 //! that prefix (issue 14). Pure.
 
-use super::deterministic::import_binding;
+use super::bindings::import_binding;
 use super::knowledge::{kinds, well_known_import};
 use super::offline::PATCHES;
 use super::prefix::{names_bound_by_import, Candidate, Prefix};

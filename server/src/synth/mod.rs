@@ -1,24 +1,39 @@
 //! Synthesis: from an analysed fragment to prefixes that make it run.
 //!
-//! A [`Proposer`] suggests prefixes (the deterministic rules here; a model
-//! later); [`search`] runs them in a [`Session`] and keeps what helps.
+//! A [`Proposer`] suggests prefixes (the deterministic rules of `rules/`,
+//! one per file, listed in `rules::all`; a model later); [`search`] runs them in a [`Session`] and keeps what helps.
 
+mod additions;
 mod alternatives;
+pub mod attribution;
+mod bindings;
+mod blocks;
+mod clauses;
+mod dataframe;
 pub mod deterministic;
+mod drivers;
+mod edits;
 mod environment;
-mod evolve;
+mod error_text;
 pub mod infer;
+mod isinstance;
 pub mod knowledge;
 pub mod lexical;
 pub mod library_errors;
 pub mod library_names;
 pub mod library_types;
+mod literals;
 mod offline;
 mod paths;
+mod rank;
+mod render;
 pub mod prefix;
 pub mod resources;
+mod scalars;
+pub mod rules;
 pub mod search;
 pub mod session;
+mod slice;
 pub mod stand_in;
 mod string_shapes;
 pub mod type_wants;

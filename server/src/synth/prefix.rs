@@ -1,6 +1,7 @@
 //! The prefix under construction: imports, bound names with ranked
 //! candidate values, and the resource files the program needs.
 
+use super::attribution::{Origin, Trail};
 use super::session::Context;
 use super::value::{py_str, Value, ANYTHING_DEF};
 use crate::exec::Resource;
@@ -31,11 +32,13 @@ pub struct Binding {
     pub name: String,
     pub candidates: Vec<Candidate>,
     pub choice: usize,
+    /// The rule that gave it its current candidate (never part of equality).
+    pub rule: Origin,
 }
 
 impl Binding {
     pub fn new(name: impl Into<String>, candidates: Vec<Candidate>) -> Self {
-        Binding { name: name.into(), candidates, choice: 0 }
+        Binding { name: name.into(), candidates, choice: 0, rule: Origin::default() }
     }
     pub fn current(&self) -> &Candidate {
         &self.candidates[self.choice.min(self.candidates.len() - 1)]
@@ -72,6 +75,8 @@ pub struct NameInfo {
     pub name: String,
     pub kind: String,
     pub stub: bool,
+    /// The rule that produced the binding (`rules::all` names them).
+    pub rule: Option<&'static str>,
 }
 
 /// A module of the asker's own that the fragment imports, with the members
@@ -136,6 +141,8 @@ pub struct Prefix {
     pub not_modules: Vec<String>,
     /// Environment variables set before the fragment runs (name, value).
     pub environment: Vec<(String, String)>,
+    /// The rules that made it, in order (never part of equality).
+    pub trail: Trail,
 }
 
 impl Prefix {
@@ -292,7 +299,7 @@ impl Prefix {
                     Candidate::Value(v) if super::stand_in::is_stand_in(ctx, &b.name, &ctx.usage_of(&b.name), v, self.not_modules.contains(&b.name)) => "stand-in",
                     c => c.kind(),
                 };
-                NameInfo { name: b.name.clone(), kind: kind.to_string(), stub: current.is_stub() }
+                NameInfo { name: b.name.clone(), kind: kind.to_string(), stub: current.is_stub(), rule: b.rule.0 }
             })
             .collect()
     }
@@ -431,7 +438,7 @@ mod tests {
         let analysis = crate::analysis::analyze("print(np, items, helper(), when)\n");
         let stdlib = Default::default();
         let names = p.names(&Context { fragment: "", analysis: &analysis, stdlib: &stdlib });
-        assert_eq!(names[0], NameInfo { name: "np".into(), kind: "import".into(), stub: false });
+        assert_eq!(names[0], NameInfo { name: "np".into(), kind: "import".into(), stub: false, rule: None });
         assert!(names[2].stub);
         assert_eq!(p.imported_modules(), vec!["numpy".to_string(), "datetime".to_string()]);
     }

@@ -3,6 +3,7 @@
 //! (variants that reach branches still uncovered, kept when they add
 //! coverage to the union).
 
+use super::attribution::RuleUse;
 use super::session::{Attempt, Session};
 use super::Proposer;
 use crate::coverage::Coverage;
@@ -20,6 +21,8 @@ pub struct SearchResult {
     pub union: Coverage,
     /// Coverage after each exploration round (for progress reports).
     pub rounds: Vec<f64>,
+    /// What each rule did in this search (`attribution::RuleUse`).
+    pub rules: Vec<RuleUse>,
 }
 
 /// Progress events for a caller that shows them (the language server).
@@ -52,6 +55,11 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
         Some(a) => a,
         None => unreachable!("the first attempt always runs"),
     };
+    // The initial rules all shaped the one first prefix: it counts for each.
+    for (_, rule) in &current.prefix.trail.0 {
+        session.rules.fired(rule);
+        session.rules.kept(rule, 0);
+    }
     let mut rounds = vec![current.coverage.ratio];
     let mut seen_failures: HashSet<String> = HashSet::from([current.signature()]);
     progress.exploring(0, current.coverage.ratio);
@@ -82,6 +90,9 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
             }
             for v in &found {
                 if new_lines(v, &union) {
+                    if let Some(rule) = v.prefix.trail.proposer() {
+                        session.rules.kept(rule, v.coverage.covered.iter().filter(|l| !union.covered.contains(l)).count());
+                    }
                     union = Coverage::union(executable.clone(), [&union, &v.coverage]);
                     variants.push(v.clone());
                     progress.evolving(variants.len(), union.ratio);
@@ -100,7 +111,7 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
     }
     variants.retain(|v| v.prefix != best.prefix);
     let variants = smallest_cover(&best.coverage.covered, variants, |v| &v.coverage.covered);
-    Ok(SearchResult { best, variants, union, rounds })
+    Ok(SearchResult { best, variants, union, rounds, rules: session.rules.uses() })
 }
 
 /// The candidates that, beside lines already `covered`, cover every line
@@ -146,6 +157,9 @@ fn explore(
             let better = next.score() > current.score();
             let new_failure = next.score() == current.score() && seen_failures.insert(next.signature());
             if better || new_failure {
+                if let Some(rule) = next.prefix.trail.proposer() {
+                    session.rules.kept(rule, next.coverage.covered.len().saturating_sub(current.coverage.covered.len()));
+                }
                 current = next;
                 moved = true;
                 break;

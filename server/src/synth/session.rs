@@ -2,6 +2,7 @@
 //! budget, and the record of every attempt (the memory that keeps a prefix
 //! from being run twice).
 
+use super::attribution::RuleStats;
 use super::prefix::Prefix;
 use crate::analysis::Analysis;
 use crate::coverage::{self, Coverage};
@@ -94,12 +95,14 @@ pub struct Session<'a> {
     /// Files left out because they cannot be created (a path with NUL,
     /// `..`, too long or too deep): one note each, capped.
     pub dropped: Vec<String>,
+    /// How often each rule's proposals ran, were kept and added coverage.
+    pub rules: RuleStats,
 }
 
 impl<'a> Session<'a> {
     pub fn new(ctx: Context<'a>, executor: &'a dyn Executor, budget: Duration, max_runs: usize) -> Self {
         let run_timeout = (budget / 3).clamp(Duration::from_secs(1), Duration::from_secs(10));
-        Session { ctx, executor, deadline: Instant::now() + budget, run_timeout, slowest_finished: Duration::ZERO, max_runs, executions: 0, tried: HashSet::new(), cancel: None, library_errors: Vec::new(), dropped: Vec::new() }
+        Session { ctx, executor, deadline: Instant::now() + budget, run_timeout, slowest_finished: Duration::ZERO, max_runs, executions: 0, tried: HashSet::new(), cancel: None, library_errors: Vec::new(), dropped: Vec::new(), rules: RuleStats::default() }
     }
 
     /// A flag that, once set, stops the run in flight promptly (its outcome
@@ -146,6 +149,9 @@ impl<'a> Session<'a> {
             timeout: self.run_timeout.min(remaining.max(Duration::from_millis(500))),
         };
         self.executions += 1;
+        if let Some(rule) = prefix.trail.proposer() {
+            self.rules.fired(rule);
+        }
         let started = Instant::now();
         let outcome = match &self.cancel {
             Some(flag) => self.executor.run_cancellable(&request, flag)?,
@@ -171,7 +177,7 @@ impl<'a> Session<'a> {
         let attempt = Attempt { prefix, program, outcome, coverage };
         if std::env::var_os("RUNNABLE_TRACE").is_some() {
             // A developer's view of the search: every program and what it did.
-            eprintln!("── run {} ──\n{}\n→ {:?} {}/{} {}", self.executions, attempt.program.prefix, attempt.outcome.status,
+            eprintln!("── run {} ({}) ──\n{}\n→ {:?} {}/{} {}", self.executions, attempt.prefix.trail.proposer().unwrap_or("initial"), attempt.program.prefix, attempt.outcome.status,
                 attempt.coverage.covered.len(), attempt.coverage.executable.len(), attempt.signature());
         }
         Ok(Some(attempt))

@@ -21,6 +21,8 @@ pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[
         status: Status::Completed,
         error: None,
         names: Vec::new(),
+        refinements: Vec::new(),
+        rules: Vec::new(),
         stats: Stats { executions: 1, llm_calls: 0, seconds: 0.1 },
         variants: Vec::new(),
         hits: BTreeMap::new(),

@@ -1,0 +1,111 @@
+//! How a free name is bound: the fragment's own import of it, a library
+//! name's imports only, else values inferred from its usage (after the
+//! value the fragment itself assigns it later, an annotated kind, a real
+//! library instance, a module import where it may still name one).
+
+use super::infer;
+use super::knowledge::well_known_import;
+use super::library_names::library_imports;
+use super::library_types;
+use super::prefix::{Binding, Candidate};
+use super::session::Context;
+use super::value::Value;
+use crate::analysis::{FreeName, Usage};
+use crate::knowledge::conventional_import;
+
+/// The fragment's own import statement that binds `name`, if any.
+pub(super) fn import_binding(ctx: &Context, name: &str) -> Option<String> {
+    ctx.analysis.imports.iter().find_map(|i| {
+        if i.level > 0 {
+            return None;
+        }
+        if i.is_from {
+            let (n, alias) = i.names.iter().find(|(n, a)| a.as_deref().unwrap_or(n) == name)?;
+            Some(match alias {
+                Some(a) => format!("from {} import {n} as {a}", i.module),
+                None => format!("from {} import {n}", i.module),
+            })
+        } else {
+            match &i.alias {
+                Some(a) if a == name => Some(format!("import {} as {a}", i.module)),
+                None if i.module.split('.').next() == Some(name) => Some(format!("import {}", i.module)),
+                _ => None,
+            }
+        }
+    })
+}
+
+/// A builtin type named by the annotation of a fragment function's
+/// parameter that this name is passed to.
+pub(super) fn annotated_kind(ctx: &Context, usage: &Usage) -> Option<&'static str> {
+    usage.passed_to.iter().find_map(|arg| {
+        let f = ctx.analysis.functions.iter().find(|f| f.name == arg.callee)?;
+        let param = match (&arg.keyword, arg.position) {
+            (Some(k), _) => f.params.iter().find(|p| &p.name == k)?,
+            (None, Some(i)) => f.params.get(i)?,
+            _ => return None,
+        };
+        let ann = param.annotation.as_deref()?.trim();
+        ["str", "int", "float", "bool", "list", "dict", "bytes", "set", "tuple"].into_iter().find(|t| ann == *t || ann.starts_with(&format!("{t}[")) || ann.starts_with(&format!("{}[", capitalize(t))))
+    })
+}
+
+pub(super) fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// How a name can be defined: an import when it names a module or a
+/// well-known library member, else values inferred from its usage.
+pub(super) fn binding_for(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
+    // A module or a library member: its imports and nothing else, so that
+    // when the library raises, the inputs change and the library stays.
+    if let Some(imports) = library_imports(ctx, &f.name, &f.usage) {
+        return Binding::new(f.name.clone(), imports.into_iter().map(Candidate::Import).collect());
+    }
+    value_binding(ctx, f, allow_import)
+}
+
+/// How a name that is not a library name can be defined: values inferred
+/// from its usage, after an import where it may still name a module.
+pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> Binding {
+    let mut c = Vec::new();
+    // Read before the fragment assigns it a value of its own: that value, moved up.
+    if let Some(code) = ctx.analysis.literal_assignments.get(&f.name) {
+        c.push(Candidate::Value(Value::Expr { code: code.clone(), imports: vec![] }));
+    }
+    if let Some(kind) = annotated_kind(ctx, &f.usage) {
+        c.push(Candidate::Value(infer::value_of_kind(kind, &f.name, &f.usage)));
+    }
+    // Used as an instance of a library type (`@app.route` where the fragment
+    // imports flask): a real one, built with the library's own API.
+    if let Some(v) = library_types::real_instance(ctx, f.usage.attrs.keys().map(String::as_str)) {
+        c.push(Candidate::Value(v));
+    }
+    if allow_import {
+        if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') {
+            c.push(Candidate::Import(format!("import {}", f.name)));
+        } else if let Some(stmt) = conventional_import(&f.name).or_else(|| well_known_import(&f.name)) {
+            c.push(Candidate::Import(stmt.to_string()));
+        } else if !f.usage.attrs.is_empty() && f.usage.calls.is_empty() && crate::knowledge::distribution_for(&f.name).is_some_and(|_| f.name.chars().all(|c| c.is_ascii_lowercase() || c == '_')) {
+            // A known library's module name used with attributes (`sklearn.utils`).
+            let sub = f.usage.attrs.iter().find(|(a, u)| !u.attrs.is_empty() && u.calls.is_empty() && crate::knowledge::distribution_for(&format!("{}.{a}", f.name)).is_some()).map(|(a, _)| a.clone());
+            c.push(Candidate::Import(match sub {
+                Some(a) => format!("import {}.{a}", f.name),
+                None => format!("import {}", f.name),
+            }));
+        }
+    }
+    c.extend(infer::candidates(&f.name, &f.usage).into_iter().map(Candidate::Value));
+    Binding::new(f.name.clone(), c)
+}
+
+pub(super) fn usage_of(ctx: &Context, name: &str) -> Usage {
+    ctx.analysis
+        .free_names
+        .iter()
+        .chain(&ctx.analysis.used_before_bound)
+        .find(|f| f.name == name)
+        .map(|f| f.usage.clone())
+        .unwrap_or_default()
+}

@@ -1,0 +1,200 @@
+//! Functions and methods whose bodies never ran, even though the fragment
+//! refers to them (a method only a library would call): driver calls with
+//! the required arguments, all of them, edge values one at a time, and
+//! values of the types an `isinstance` in the body tests.
+
+use crate::analysis::Usage;
+use crate::synth::alternatives::abstract_instance;
+use crate::synth::blocks::block_span;
+use crate::synth::drivers::{argument_name, with_driver_call};
+use crate::synth::edits::add_import;
+use crate::synth::infer;
+use crate::synth::isinstance::isinstance_calls;
+use crate::synth::knowledge;
+use crate::synth::prefix::{names_bound_by_import, Binding, Candidate};
+use crate::synth::type_wants;
+use crate::synth::value::Value;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::{Attempt, Context};
+
+pub struct BodyDrivers;
+
+impl Rule for BodyDrivers {
+    fn name(&self) -> &'static str {
+        "body-drivers"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Evolve
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(u) = t.uncovered() else { return Vec::new() };
+        body_drivers(ctx, u.best, u.lines)
+    }
+}
+
+/// Variants that call functions and methods whose bodies never ran, even
+/// though the fragment refers to them (a method only a library would call).
+fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
+    let mut out = Vec::new();
+    // Driver calls run after the fragment: a value spelled through a module
+    // the fragment rebinds (`from datetime import datetime`) cannot be used.
+    // The imports an argument expression needs, added to the prefix of the
+    // variant that uses it.
+    let needs = std::cell::RefCell::new(Vec::<(String, Vec<String>)>::new());
+    // Arguments that need a definition (an object's class, a callback) get
+    // a binding of their own, `{param}_{callee}`, added with the call.
+    let defined = std::cell::RefCell::new(Vec::<Binding>::new());
+    let arg = |name: &str, usage: &Usage, callee: &str| -> String {
+        let v = infer::best(name, usage, 1);
+        let mut imports = Vec::new();
+        v.imports(&mut imports);
+        let shadowed = imports.iter().flat_map(|i| names_bound_by_import(i)).any(|n| ctx.analysis.bound_names.contains(&n));
+        if shadowed {
+            return "None".to_string();
+        }
+        if v.needs_definition() {
+            let own = argument_name(name, callee);
+            if !defined.borrow().iter().any(|b| b.name == own) {
+                defined.borrow_mut().push(Binding::new(own.clone(), vec![Candidate::Value(v)]));
+            }
+            return own;
+        }
+        let expr = v.expr();
+        if !imports.is_empty() {
+            needs.borrow_mut().push((expr.clone(), imports));
+        }
+        expr
+    };
+    // Earlier calls stay when the run completed: they did not raise, and
+    // calls with different values take different branches in one run.
+    let keep_earlier = best.completed();
+    let call = |callee: &str, args: &[String]| {
+        let mut p = with_driver_call(&best.prefix, callee, args, keep_earlier);
+        for (_, imports) in needs.borrow().iter().filter(|(expr, _)| args.contains(expr)) {
+            for stmt in imports {
+                add_import(&mut p, stmt);
+            }
+        }
+        for b in defined.borrow().iter().filter(|b| args.contains(&b.name)) {
+            if p.binding(&b.name).is_none() && !ctx.analysis.bound_names.contains(&b.name) {
+                p.bindings.push(b.clone());
+            }
+        }
+        p
+    };
+    let lines: Vec<&str> = ctx.fragment.lines().collect();
+    // Lines of a def's block still uncovered: the body never ran, or a
+    // branch on a defaulted parameter did not (then pass every parameter).
+    let block_uncovered = |line: u32| {
+        let (a, b) = block_span(&lines, line as usize - 1);
+        uncovered.iter().any(|&u| u as usize > a && u as usize <= b + 1)
+    };
+    for f in ctx.analysis.functions.iter().filter(|f| block_uncovered(f.line)) {
+        // `*args` and `**kwargs` may stay empty.
+        let params: Vec<_> = f.params.iter().filter(|x| x.star.is_empty()).collect();
+        let required_params: Vec<_> = params.iter().filter(|x| !x.has_default).collect();
+        let required: Vec<String> = required_params.iter().map(|x| arg(&x.name, &x.usage, &f.name)).collect();
+        let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage, &f.name)).collect();
+        let mut calls = vec![required.clone(), all];
+        // Edge values for one argument at a time: guards like `if not s:`,
+        // `if os.path.exists(p):`.
+        for i in 0..required.len() {
+            let path = required_params[i].usage.passed_to.iter().any(|a| knowledge::argument_kind(&a.callee, a.position, a.keyword.as_deref()) == Some("path"));
+            let fresh = path.then_some("'not_there_yet.txt'");
+            for edge in ["None", "''", "0"].into_iter().chain(fresh) {
+                let mut args = required.clone();
+                args[i] = edge.to_string();
+                calls.push(args);
+            }
+        }
+        let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
+        calls.extend(typed_calls(ctx, &lines, f.line, &names, &calls[1]));
+        for args in calls {
+            out.push(call(&f.name, &args));
+        }
+    }
+    for c in &ctx.analysis.classes {
+        // An instance without running a constructor that needs arguments.
+        let init_args = c.methods.iter().find(|x| x.name == "__init__").map(|i| i.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).count()).unwrap_or(0);
+        let instance = if init_args == 0 { format!("{}()", c.name) } else { format!("{}.__new__({})", c.name, c.name) };
+        for m in c.methods.iter().filter(|m| block_uncovered(m.line) && !m.name.starts_with("__")) {
+            let params: Vec<_> = m.params.iter().skip(1).filter(|x| x.star.is_empty()).collect();
+            let required: Vec<String> = params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage, &m.name)).collect();
+            let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage, &m.name)).collect();
+            let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
+            let typed = typed_calls(ctx, &lines, m.line, &names, &all);
+            for args in [required, all].into_iter().chain(typed) {
+                out.push(call(&format!("{instance}.{}", m.name), &args));
+            }
+        }
+    }
+    out
+}
+
+/// Calls of the def at `line` with every argument (`all`, one per name
+/// of `params`), one more per `isinstance(param, T)` in its body, where
+/// that parameter takes a value of type T. Library types are spelled
+/// through the fragment's own import of their module.
+fn typed_calls(ctx: &Context, lines: &[&str], line: u32, params: &[&str], all: &[String]) -> Vec<Vec<String>> {
+    let (a, b) = block_span(lines, line as usize - 1);
+    let mut out: Vec<Vec<String>> = Vec::new();
+    for (path, types) in isinstance_calls(&lines[a..=b].join("\n")) {
+        let Some(i) = params.iter().position(|p| *p == path) else { continue };
+        for ty in types {
+            let Some(expr) = instance_expr(ctx, &path, &ty) else { continue };
+            let mut args = all.to_vec();
+            args[i] = expr;
+            if !out.contains(&args) {
+                out.push(args);
+            }
+        }
+    }
+    out
+}
+
+/// An expression of type `ty` as the fragment spells it (`str`, `np.integer`).
+fn instance_expr(ctx: &Context, name: &str, ty: &str) -> Option<String> {
+    let Some((alias, member)) = ty.rsplit_once('.') else {
+        let builtin = ["str", "int", "float", "list", "dict", "tuple", "bytes", "set", "bool"].contains(&ty);
+        if builtin {
+            return Some(infer::value_of_kind(ty, name, &Usage::default()).expr());
+        }
+        // `Mapping`, `Iterable`: a builtin that passes; not one that needs a definition.
+        return abstract_instance(ty, name).filter(|v| !matches!(v, Value::Code { .. })).map(|v| v.expr());
+    };
+    let module = ctx.analysis.imports.iter().find(|imp| !imp.is_from && imp.alias.as_deref().unwrap_or(&imp.module) == alias)?;
+    let Value::Expr { code, imports } = type_wants::library_value(&format!("{}.{member}", module.module))? else { return None };
+    // The table spells it through the conventional alias: only when the fragment uses the same one.
+    imports.iter().any(|i| i.ends_with(&format!(" {alias}"))).then_some(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use expect_test::expect;
+
+    #[test]
+    fn a_body_nothing_called_is_called_with_each_tested_type() {
+        evolve(&super::BodyDrivers, "def describe(kind):\n    if isinstance(kind, str):\n        return kind.upper()\n    return None\n\nhandlers = {'describe': describe}\n", &[1, 6], expect![[r#"
+            ## 1
+            -- driver --
+            describe('The quick brown fox jumps over the lazy dog')
+            ## 2
+            -- driver --
+            describe('The quick brown fox jumps over the lazy dog')
+            ## 3
+            -- driver --
+            describe(None)
+            ## 4
+            -- driver --
+            describe('')
+            ## 5
+            -- driver --
+            describe(0)
+            ## 6
+            -- driver --
+            describe('The quick brown fox jumps over the lazy dog')
+        "#]]);
+    }
+}

@@ -1,0 +1,112 @@
+//! `not fast and not mode.is_ipynb`: a variant where every clause holds at
+//! once (one name at a time never enters such a branch).
+
+use crate::synth::alternatives::falsy;
+use crate::synth::clauses::{truthy, unbalanced_parens_trimmed};
+use crate::synth::lexical::is_dotted;
+use crate::synth::paths::value_through_call;
+use crate::synth::value::Value;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::{Attempt, Context};
+
+pub struct Conjunction;
+
+impl Rule for Conjunction {
+    fn name(&self) -> &'static str {
+        "conjunction"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Branch
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(b) = t.branch() else { return Vec::new() };
+        conjunction_variants(ctx, b.best, b.line, b.condition)
+    }
+}
+
+/// `not fast and not mode.is_ipynb`: a variant where every clause holds at
+/// once (one name at a time never enters such a branch). Clauses are tested
+/// paths (`x`, `not x`, `x is None`), or a string method's result
+/// (`not text.strip()`).
+fn conjunction_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
+    if condition.contains(" or ") || condition.contains('\n') {
+        return Vec::new();
+    }
+    let mut p = best.prefix.clone();
+    let mut changed = 0;
+    for clause in condition.split(" and ") {
+        let clause = unbalanced_parens_trimmed(clause);
+        // `isinstance(e, HTTPException)`: an instance of a subclass of that type too.
+        if let Some(test) = clause.strip_prefix("isinstance(").and_then(|c| c.strip_suffix(')')) {
+            let Some((path, ty)) = test.split_once(',').map(|(p, t)| (p.trim(), t.trim())) else { return Vec::new() };
+            if !is_dotted(ty) || crate::analysis::is_builtin(ty) {
+                return Vec::new();
+            }
+            let Some(Value::Object { class, .. }) = value_through_call(ctx, &mut p, path, line) else { return Vec::new() };
+            *class = match class.split_once('(') {
+                Some((_, bases)) if bases.trim_end_matches(')').split(',').any(|b| b.trim() == ty) => continue,
+                Some((name, bases)) => format!("{name}({}, {ty})", bases.trim_end_matches(')')),
+                None => format!("{class}({ty})"),
+            };
+            changed += 1;
+            continue;
+        }
+        let (path, want_truthy) = if let Some(rest) = clause.strip_prefix("not ") {
+            (rest.trim(), false)
+        } else if let Some(rest) = clause.strip_suffix(" is None") {
+            (rest.trim(), false)
+        } else {
+            (clause, true)
+        };
+        // `text.strip()`: the string itself decides.
+        let path = ["strip", "lstrip", "rstrip"].iter().find_map(|m| path.strip_suffix(&format!(".{m}()"))).unwrap_or(path);
+        // `self.trap(e)`: what the method returns decides.
+        let callee = path.strip_suffix(')').and_then(|c| c.split_once('(')).map(|(c, _)| c).filter(|c| is_dotted(c));
+        let Some(slot) = value_through_call(ctx, &mut p, callee.unwrap_or(path), line) else { return Vec::new() };
+        let slot = match (callee, slot) {
+            (None, slot) => slot,
+            (Some(_), Value::Function { returns, is_async: false }) => &mut **returns,
+            (Some(_), _) => return Vec::new(),
+        };
+        let none_test = clause.ends_with(" is None");
+        let wanted = match (truthy(slot), want_truthy) {
+            (Some(t), w) if t == w && !(none_test && *slot != Value::None) => continue,
+            (Some(true), false) if none_test => Value::None,
+            (Some(true), false) => falsy(slot).unwrap_or(Value::None),
+            (Some(false), true) => match slot {
+                Value::Bool(_) => Value::Bool(true),
+                Value::Int(_) => Value::Int(1),
+                Value::Float(_) => Value::Float(1.5),
+                Value::Str(_) => Value::Str("text".into()),
+                Value::List(_) => Value::List(vec![Value::Int(1)]),
+                _ => return Vec::new(),
+            },
+            _ => return Vec::new(),
+        };
+        *slot = wanted;
+        changed += 1;
+    }
+    if changed >= 2 { vec![p] } else { Vec::new() }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use expect_test::expect;
+
+    #[test]
+    fn every_clause_of_a_conjunction_holds_at_once() {
+        branch(&super::Conjunction, "if not quiet and not options.dry_run:\n    print('go')\n", 1, &[1], expect![[r#"
+            ## 1
+            quiet = False
+
+
+            class Options:
+                dry_run = False
+
+
+            options = Options()
+        "#]]);
+    }
+}

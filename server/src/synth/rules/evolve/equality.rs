@@ -1,0 +1,153 @@
+//! `a == b` comparisons in a condition where one side is a value the prefix
+//! defines (`leaf.type == token.COLON`): variants where they hold, each
+//! alone and all together, and through the items of a loop variable.
+
+use crate::synth::alternatives::alternatives;
+use crate::synth::bindings::import_binding;
+use crate::synth::lexical::identifiers;
+use crate::synth::paths::{grow_loop, is_item_path, value_at_mut, value_through_call, value_through_item};
+use crate::synth::prefix::{Binding, Candidate};
+use crate::synth::value::Value;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::{Attempt, Context};
+
+pub struct Equality;
+
+impl Rule for Equality {
+    fn name(&self) -> &'static str {
+        "equality"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Branch
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(b) = t.branch() else { return Vec::new() };
+        equality_variants(ctx, b.best, b.line, b.condition)
+    }
+}
+
+/// `a == b` comparisons in a condition, where `a` is a value the prefix
+/// defines (`leaf.type == token.COLON`): variants where they hold, each alone
+/// and all together.
+fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let flat = condition.replace(['(', ')', '\n'], " ");
+    for clause in flat.split(" and ").flat_map(|c| c.split(" or ")) {
+        if let Some((l, r)) = clause.split_once("==").or_else(|| clause.split_once("!=")) {
+            let (l, r) = (l.trim().trim_start_matches("not ").trim(), r.trim());
+            // Either side may be the one to change (`src == dst` where `dst`
+            // is what a prefix helper returned).
+            if is_item_path(l) {
+                pairs.push((l.to_string(), r.to_string()));
+            }
+            if is_item_path(r) {
+                pairs.push((r.to_string(), l.to_string()));
+            }
+        }
+    }
+    let resolve = |p: &mut Prefix, rhs: &str| -> Option<Value> {
+        if let Ok(i) = rhs.parse::<i64>() {
+            return Some(Value::Int(i));
+        }
+        let q = rhs.chars().next()?;
+        if (q == '\'' || q == '"') && rhs.ends_with(q) && rhs.len() >= 2 {
+            return Some(Value::Str(rhs[1..rhs.len() - 1].to_string()));
+        }
+        // `path[i]`: an element of a list the prefix defines.
+        if let Some((base, idx)) = rhs.strip_suffix(']').and_then(|r| r.rsplit_once('[')) {
+            let i: i64 = idx.trim().parse().ok()?;
+            if let Some(Value::List(items)) = value_at_mut(p, base.trim()) {
+                let n = items.len() as i64;
+                let at = if i < 0 { n + i } else { i };
+                return (0..n).contains(&at).then(|| items[at as usize].clone());
+            }
+            return None;
+        }
+        if !is_item_path(rhs) {
+            return None;
+        }
+        if let Some(v) = value_through_call(ctx, p, rhs, line) {
+            return Some(v.clone());
+        }
+        let root = rhs.split('.').next()?;
+        let imported = import_binding(ctx, root).is_some() || p.binding(root).is_some_and(|b| matches!(b.current(), Candidate::Import(_)));
+        imported.then(|| Value::Expr { code: rhs.to_string(), imports: vec![] })
+    };
+    // A display of constants (`{"a": 1}`, `(1, 5)`, whose parentheses the
+    // split dropped) is its own value.
+    let display = |rhs: &str| -> Option<Value> {
+        let constant = identifiers(rhs).iter().all(|i| ["True", "False", "None"].contains(&i.as_str()));
+        let opened = rhs.starts_with(['{', '[']) || rhs.contains(',');
+        (constant && opened && rhs.len() < 200).then(|| Value::Expr {
+            code: if rhs.starts_with(['{', '[']) { rhs.to_string() } else { format!("({rhs})") },
+            imports: vec![],
+        })
+    };
+    let mut out = Vec::new();
+    let mut all = best.prefix.clone();
+    let mut changed_all = 0;
+    for (lhs, rhs) in &pairs {
+        let mut p = best.prefix.clone();
+        let Some(v) = resolve(&mut p, rhs).or_else(|| display(rhs)) else { continue };
+        // A value that fails the test.
+        let other = alternatives(&Binding::new(lhs.clone(), vec![Candidate::Value(v.clone())]), "").into_iter().next();
+        if let Some(slot) = value_through_call(ctx, &mut p, lhs, line) {
+            if *slot != v {
+                *slot = v.clone();
+                out.push(p);
+            } else if let Some(other) = &other {
+                // Already equal: the branch on the other side of the test.
+                *slot = other.clone();
+                out.push(p);
+            }
+        }
+        if let Some(slot) = value_through_call(ctx, &mut all, lhs, line) {
+            *slot = v.clone();
+            changed_all += 1;
+        }
+        // A loop variable: a later item (or one more) takes this arm, the
+        // first keeps its own (`for n in nodes: if n.type == A: ... elif n.type == B:`).
+        let root = lhs.split('.').next().unwrap_or_default();
+        if lhs.contains('.') && best.prefix.binding(root).is_none() {
+            let mut grown = best.prefix.clone();
+            let extra = grow_loop(ctx, &mut grown, root, line);
+            // ... or, one more item, none of them (the `else:` of the chain).
+            if let (Some(i), Some(other)) = (extra, other) {
+                let mut grown_other = grown.clone();
+                if let Some(slot) = value_through_item(ctx, &mut grown_other, lhs, line, i) {
+                    *slot = other;
+                    out.push(grown_other);
+                }
+            }
+            for (i, mut q) in (1..extra.unwrap_or(0)).map(|i| (i, best.prefix.clone())).chain(extra.map(|i| (i, grown))) {
+                if let Some(slot) = value_through_item(ctx, &mut q, lhs, line, i).filter(|s| **s != v) {
+                    *slot = v.clone();
+                    out.push(q);
+                }
+            }
+        }
+    }
+    if changed_all > 1 {
+        out.insert(0, all);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use expect_test::expect;
+
+    #[test]
+    fn a_compared_member_takes_the_compared_value() {
+        branch(&super::Equality, "if job.mode == 'fast':\n    print('fast')\n", 1, &[1], expect![[r#"
+            ## 1
+            class Job:
+                mode = ''
+
+
+            job = Job()
+        "#]]);
+    }
+}

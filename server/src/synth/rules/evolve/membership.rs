@@ -1,0 +1,94 @@
+//! `a in b` with both sides dotted paths: a variant where `b` holds `a`
+//! (a mapping when the fragment then looks `b[a]` up; a fragment variable
+//! holds what the best run saw it hold first).
+
+use crate::synth::error_text::{key_value, parse_literal_key};
+use crate::synth::lexical::is_dotted;
+use crate::synth::paths::value_at_mut;
+use crate::synth::value::Value;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::{Attempt, Context};
+
+pub struct Membership;
+
+impl Rule for Membership {
+    fn name(&self) -> &'static str {
+        "membership"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Branch
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(b) = t.branch() else { return Vec::new() };
+        membership_variants(ctx, b.best, b.line)
+    }
+}
+
+/// `a in b` with both sides dotted paths: a variant where `b` holds `a`.
+fn membership_variants(ctx: &Context, best: &Attempt, line: u32) -> Vec<Prefix> {
+    let text = ctx.line_text(line);
+    let dotted = |s: &str| -> Option<String> {
+        let t: String = s.trim().trim_start_matches("not ").trim_start_matches('(').trim_end_matches(':').trim_end_matches(')').trim().to_string();
+        is_dotted(&t).then_some(t)
+    };
+    let cond = text.trim().trim_start_matches("elif ").trim_start_matches("if ").trim_start_matches("while ");
+    let Some((a, b)) = cond.split_once(" not in ").or_else(|| cond.split_once(" in ")) else { return Vec::new() };
+    let (Some(a), Some(b)) = (dotted(a.rsplit(" and ").next().unwrap_or(a)), dotted(b.split(" and ").next().unwrap_or(b))) else { return Vec::new() };
+    let mut p = best.prefix.clone();
+    // A fragment variable (`for name in chain(bps, (None,))`) holds what the
+    // best run saw it hold first.
+    let Some(element) = value_at_mut(&mut p, &a).map(|v| v.clone()).or_else(|| observed_value(best, &a)) else { return Vec::new() };
+    // Looked up by it afterwards (`funcs[name]`): a mapping.
+    let keyed = ctx.fragment.contains(&format!("{b}[{a}]"));
+    match value_at_mut(&mut p, &b) {
+        Some(Value::Dict(kv)) => {
+            if kv.iter().any(|(k, _)| *k == element) {
+                return Vec::new();
+            }
+            let v = kv.first().map_or(Value::Int(1), |(_, v)| v.clone());
+            kv.insert(0, (element, v));
+            vec![p]
+        }
+        Some(container @ Value::List(_)) if keyed => {
+            let Value::List(items) = container else { return Vec::new() };
+            let v = items.first().cloned().unwrap_or(Value::Int(1));
+            *container = Value::Dict(vec![(element, v)]);
+            vec![p]
+        }
+        Some(container) => {
+            *container = Value::List(vec![element]);
+            vec![p]
+        }
+        None => Vec::new(),
+    }
+}
+
+/// The first value the best run saw a fragment variable take (a probe), when
+/// its repr is a plain constant.
+fn observed_value(best: &Attempt, name: &str) -> Option<Value> {
+    let repr = best.outcome.values.values().flatten().find(|(n, _)| n == name).map(|(_, r)| r.as_str())?;
+    Some(match repr {
+        "None" => Value::None,
+        "True" => Value::Bool(true),
+        "False" => Value::Bool(false),
+        // Escapes would need decoding to give the same string back.
+        r if r.contains('\\') => return None,
+        r => key_value(&parse_literal_key(r)?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use expect_test::expect;
+
+    #[test]
+    fn a_container_gets_the_element_tested_in_it() {
+        branch(&super::Membership, "if key in table:\n    print(table[key])\n", 1, &[1], expect![[r#"
+            ## 1
+            key = 'apple'
+            table = {'apple': 'The quick brown fox jumps over the lazy dog'}
+        "#]]);
+    }
+}

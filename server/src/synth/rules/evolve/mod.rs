@@ -1,0 +1,23 @@
+//! Rules that propose variants of the best prefix for what it left
+//! uncovered: per branch (`Stage::Branch`: the condition's values) and per
+//! run (`Stage::Evolve`: handlers, bodies, the environment).
+
+mod body_drivers;
+mod conjunction;
+mod equality;
+mod handlers;
+mod identity;
+mod membership;
+mod optional_environment;
+mod other_values;
+mod tested_paths;
+
+pub use body_drivers::BodyDrivers;
+pub use conjunction::Conjunction;
+pub use equality::Equality;
+pub use handlers::Handlers;
+pub use identity::Identity;
+pub use membership::Membership;
+pub use optional_environment::OptionalEnvironment;
+pub use other_values::OtherValues;
+pub use tested_paths::TestedPaths;

@@ -1,0 +1,91 @@
+//! Functions and methods the fragment defines but never uses are called
+//! after it (a generator drained with `list`, a coroutine run with
+//! `asyncio.run`), so that their bodies run.
+
+use crate::analysis::Wrap;
+use crate::synth::blocks::{is_generator, referenced};
+use crate::synth::drivers::driver_args;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::Context;
+
+pub struct Driver;
+
+impl Rule for Driver {
+    fn name(&self) -> &'static str {
+        "driver"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Initial
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(so_far) = t.so_far() else { return Vec::new() };
+        let mut p = so_far.clone();
+        add_driver(ctx, &mut p);
+        vec![p]
+    }
+}
+
+/// Calls of the functions and methods the fragment defines but never uses,
+/// so that their bodies run.
+fn add_driver(ctx: &Context, p: &mut Prefix) {
+    let a = ctx.analysis;
+    if a.wrap != Wrap::None {
+        // Definitions inside a wrapped body are local to the wrapper.
+        return;
+    }
+    let def_lines = |name: &str| -> Vec<u32> {
+        a.functions.iter().filter(|f| f.name == name).map(|f| f.line).chain(a.classes.iter().filter(|c| c.name == name).map(|c| c.line)).collect()
+    };
+    let mut done: Vec<&str> = Vec::new();
+    // The last definition of a name is the one a call reaches.
+    for f in a.functions.iter().rev() {
+        if done.contains(&f.name.as_str()) || referenced(ctx, &f.name, &def_lines(&f.name)) {
+            continue;
+        }
+        done.push(&f.name);
+        let mut call = format!("{}({})", f.name, driver_args(ctx, p, f, false));
+        if is_generator(ctx, f.line) {
+            call = format!("list({call})");
+        }
+        p.driver.insert(0, if f.is_async { format!("asyncio.run({call})") } else { call });
+        if f.is_async && !p.driver.iter().any(|d| d == "import asyncio") {
+            p.driver.insert(0, "import asyncio".into());
+        }
+    }
+    for c in &a.classes {
+        if referenced(ctx, &c.name, &def_lines(&c.name)) {
+            continue;
+        }
+        let init = c.methods.iter().find(|m| m.name == "__init__");
+        let init_args = init.map(|m| driver_args(ctx, p, m, true)).unwrap_or_default();
+        let obj = format!("{}_instance", c.name.to_lowercase());
+        p.driver.push(format!("{obj} = {}({init_args})", c.name));
+        for m in c.methods.iter().filter(|m| !m.name.starts_with("__")) {
+            let is_static = m.params.first().is_none_or(|p| p.name != "self" && p.name != "cls");
+            let call = format!("{obj}.{}({})", m.name, driver_args(ctx, p, m, !is_static));
+            p.driver.push(if m.is_async { format!("asyncio.run({call})") } else { call });
+        }
+        if c.methods.iter().any(|m| m.is_async) && !p.driver.iter().any(|d| d == "import asyncio") {
+            p.driver.insert(0, "import asyncio".into());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use expect_test::expect;
+
+    #[test]
+    fn an_unused_function_and_generator_are_called() {
+        initial_after(&super::Driver, "def total(xs):\n    return sum(xs)\n\ndef pairs(n):\n    yield n\n", expect![[r#"
+            ## 1
+            n = 3
+            xs = [1, 2, 3]
+            -- driver --
+            total(xs)
+            list(pairs(n))
+        "#]]);
+    }
+}

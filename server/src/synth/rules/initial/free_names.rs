@@ -1,0 +1,44 @@
+//! Every name the fragment reads and never binds gets a binding: a
+//! library name its imports only, any other its values inferred from how
+//! the fragment uses it (`bindings::binding_for`).
+
+use crate::synth::bindings::binding_for;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::Context;
+
+pub struct FreeNames;
+
+impl Rule for FreeNames {
+    fn name(&self) -> &'static str {
+        "free-names"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Initial
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(so_far) = t.so_far() else { return Vec::new() };
+        let mut p = so_far.clone();
+        for f in ctx.analysis.free_names.iter() {
+            p.bindings.push(binding_for(ctx, f, true));
+        }
+        vec![p]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use expect_test::expect;
+
+    #[test]
+    fn free_names_get_imports_or_values_from_their_usage() {
+        initial(&super::FreeNames, "print(np.zeros(3), len(items))\n", expect![[r#"
+            ## 1
+            import numpy as np
+
+
+            items = [1, 2, 3]
+        "#]]);
+    }
+}

@@ -1,0 +1,20 @@
+//! Rules that build the first prefix from static facts, in order: each
+//! adds its part to what the ones before made.
+
+mod driver;
+mod free_names;
+mod isinstance_bases;
+mod read_before_assigned;
+mod read_files;
+mod relative_paths;
+mod required_environment;
+mod super_host;
+
+pub use driver::Driver;
+pub use free_names::FreeNames;
+pub use isinstance_bases::IsinstanceBases;
+pub use read_before_assigned::ReadBeforeAssigned;
+pub use read_files::ReadFiles;
+pub use relative_paths::RelativePaths;
+pub use required_environment::RequiredEnvironment;
+pub use super_host::SuperHost;

@@ -1,0 +1,52 @@
+//! A library raised on the inputs: they are shaped as its error asks
+//! (`library_errors.rs`: a square array for numpy's linear algebra, the
+//! table sqlite3 lacks, a key a JSON file lacks).
+
+use crate::synth::library_errors;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::Context;
+
+pub struct LibraryError;
+
+impl Rule for LibraryError {
+    fn name(&self) -> &'static str {
+        "library-error"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Refine
+    }
+    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
+        t.failure().is_some()
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(fail) = t.failure() else { return Vec::new() };
+        let e = fail.error;
+        let base = fail.base;
+        let line = fail.line;
+        let mut out = Vec::new();
+        out.extend(library_errors::refinements(ctx, base, e, line));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use expect_test::expect;
+
+    #[test]
+    fn a_missing_table_is_created_in_the_fragments_database() {
+        refine(&super::LibraryError, "import sqlite3\nconn = sqlite3.connect('shop.db')\nrows = conn.execute('SELECT name, price FROM products').fetchall()\n", raised("sqlite3.OperationalError", r#"no such table: products"#, 3), expect![[r#"
+            ## 1
+            import sqlite3
+
+
+            # The database the fragment queries, with the table and the columns its SQL names.
+            with sqlite3.connect('shop.db') as _db:
+                _db.execute('CREATE TABLE IF NOT EXISTS products (name, price)')
+                _db.executemany('INSERT INTO products VALUES (?, ?)', [('name 1', 20,), ('name 2', 30,), ('name 3', 40,)])
+            _db.close()
+        "#]]);
+    }
+}

@@ -1,0 +1,79 @@
+//! AttributeError on a module this prefix created, or on an instance of a
+//! class of one: the member is added there (a method returning an instance
+//! of a new class, so a chain of calls is found one link at a time).
+
+use crate::synth::additions::{add_to_local_class, add_to_local_module};
+use crate::synth::error_text::quoted;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::Context;
+
+pub struct LocalMember;
+
+impl Rule for LocalMember {
+    fn name(&self) -> &'static str {
+        "local-member"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Refine
+    }
+    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
+        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.error.name.is_some())
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(fail) = t.failure() else { return Vec::new() };
+        let e = fail.error;
+        let base = fail.base;
+        let line = fail.line;
+        let mut out = Vec::new();
+        let Some(attr) = e.name.clone() else { return out };
+        let called = line.is_some_and(|l| ctx.line_text(l).contains(&format!(".{attr}(")));
+        // An instance of a class of a created module lacks it: add it there.
+        if let Some(class) = e.obj_type.as_deref() {
+            if let Some(p) = add_to_local_class(base, class, &attr, called) {
+                out.push(p);
+            }
+        }
+        // A module this prefix created lacks the member: add it.
+        if e.obj_type.as_deref() == Some("module") {
+            if let Some(module) = quoted(&e.message) {
+                if let Some(p) = add_to_local_module(base, &module, &attr, called) {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use crate::exec::ExceptionInfo;
+    use crate::synth::value::Value;
+    use crate::synth::prefix::LocalModule;
+    use expect_test::expect;
+
+    #[test]
+    fn a_class_of_a_created_module_gets_the_member() {
+        refine_with(&super::LocalMember, "from shapes import Circle\nprint(Circle(2).area())\n", |p| { p.modules.push(LocalModule { name: "shapes".into(), members: vec![("Circle".into(), Value::Class { attrs: vec![], methods: vec![] })] }); }, ExceptionInfo { name: Some("area".into()), obj_type: Some("Circle".into()), ..raised("AttributeError", r#"'Circle' object has no attribute 'area'"#, 2) }, expect![[r#"
+            ## 1
+            -- file shapes.py --
+            -- module shapes --
+            # Created so that the fragment's import works.
+
+
+            class Circle:
+                def __init__(self, *args, **kwargs):
+                    self.__dict__.update(kwargs)
+
+                def area(self, *args, **kwargs):
+                    return Area()
+
+
+            class Area:
+                def __init__(self, *args, **kwargs):
+                    self.__dict__.update(kwargs)
+        "#]]);
+    }
+}

@@ -1,0 +1,93 @@
+//! AttributeError for a member a prefix value lacks: the value gets it (a
+//! method when the line calls it); a builtin value becomes a subclass of
+//! its type that has it, or the other builtin kind that has it (`decode`:
+//! bytes); a nested value lacking it gets it where it sits; through
+//! `super()`, `self`'s own class gets it.
+
+use crate::synth::additions::add_member;
+use crate::synth::bindings::usage_of;
+use crate::synth::edits::buildable;
+use crate::synth::prefix::{Binding, Candidate};
+use crate::synth::value::Value;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::Context;
+
+pub struct MissingAttribute;
+
+impl Rule for MissingAttribute {
+    fn name(&self) -> &'static str {
+        "missing-attribute"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Refine
+    }
+    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
+        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.error.name.is_some())
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(fail) = t.failure() else { return Vec::new() };
+        let e = fail.error;
+        let base = fail.base;
+        let line = fail.line;
+        let names_on_line = &fail.names_on_line;
+        let mut out = Vec::new();
+        let Some(attr) = e.name.clone() else { return out };
+        let called = line.is_some_and(|l| ctx.line_text(l).contains(&format!(".{attr}(")));
+        // `super()` stands for `self`: the base class (self's own) lacks it.
+        let mut targets = names_on_line.clone();
+        if e.obj_type.as_deref() == Some("super") && base.binding("self").is_some() {
+            let mut p = base.clone();
+            let member = Value::Function { returns: Box::new(Value::None), is_async: false };
+            if let Some(Candidate::Value(Value::Object { attrs, methods, .. })) = p.binding_mut("self").map(Binding::current_mut) {
+                if !attrs.iter().chain(methods.iter()).any(|(n, _)| *n == attr) {
+                    if called { methods.push((attr.clone(), member)) } else { attrs.push((attr.clone(), Value::None)) }
+                    out.push(p);
+                }
+            }
+            targets.clear();
+        }
+        for n in &targets {
+            let mut p = base.clone();
+            let whole = usage_of(ctx, n);
+            let own_type = base.binding(n).and_then(Binding::value).map(Value::type_name);
+            if own_type.is_some() && own_type.as_deref() != e.obj_type.as_deref() {
+                // The value lacking it sits inside this one (`parcel.sender.name`).
+                let member = if called { Value::Function { returns: Box::new(Value::None), is_async: false } } else { Value::Str(attr.clone()) };
+                if let Some(Candidate::Value(v)) = p.binding_mut(n).map(Binding::current_mut) {
+                    if v.give_nested_attr(e.obj_type.as_deref().unwrap_or(""), &attr, &member, n, 0) {
+                        out.push(p);
+                        continue;
+                    }
+                }
+            }
+            let returns = whole.attrs.get(&attr).cloned().unwrap_or_default();
+            if add_member(p.binding_mut(n).unwrap(), &attr, called, &returns, &whole, |v| buildable(ctx, v)) {
+                out.push(p);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use crate::exec::ExceptionInfo;
+    use crate::synth::value::Value;
+    use crate::synth::prefix::{Binding, Candidate};
+    use expect_test::expect;
+
+    #[test]
+    fn a_builtin_value_lacking_a_method_becomes_a_subclass_with_it() {
+        refine_with(&super::MissingAttribute, "print(user.display_name())\n", |p| { *p.binding_mut("user").unwrap() = Binding::new("user", vec![Candidate::Value(Value::Str("Ada".into()))]); }, ExceptionInfo { name: Some("display_name".into()), obj_type: Some("str".into()), ..raised("AttributeError", r#"'str' object has no attribute 'display_name'"#, 1) }, expect![[r#"
+            ## 1
+            class User(str):
+                def display_name(self, *args, **kwargs):
+                    return 'Ada'
+
+
+            user = User('Ada')
+        "#]]);
+    }
+}

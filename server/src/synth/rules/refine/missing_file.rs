@@ -1,0 +1,52 @@
+//! `FileNotFoundError` / `IsADirectoryError` naming a path: that file,
+//! with contents the fragment's reader of it accepts.
+
+use crate::synth::resources::resource_for;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::Context;
+
+pub struct MissingFile;
+
+impl Rule for MissingFile {
+    fn name(&self) -> &'static str {
+        "missing-file"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Refine
+    }
+    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
+        t.failure().is_some_and(|fail| (fail.is("FileNotFoundError") || fail.is("IsADirectoryError")) && fail.error.path.is_some())
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(fail) = t.failure() else { return Vec::new() };
+        let e = fail.error;
+        let base = fail.base;
+        let mut out = Vec::new();
+        if let Some(path) = &e.path {
+            let how = ctx.analysis.files.iter().find(|f| &f.path == path).map(|f| f.how.as_str()).unwrap_or("open");
+            if let Some(r) = resource_for(path, how) {
+                let mut p = base.clone();
+                p.add_resource(r);
+                out.push(p);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use crate::exec::ExceptionInfo;
+    use expect_test::expect;
+
+    #[test]
+    fn the_named_file_is_created() {
+        refine(&super::MissingFile, "with open(path) as f:\n    print(f.read())\n", ExceptionInfo { path: Some("settings.ini".into()), ..raised("FileNotFoundError", r#"[Errno 2] No such file or directory: 'settings.ini'"#, 1) }, expect![[r#"
+            ## 1
+            path = 'data.txt'
+            -- file settings.ini --
+        "#]]);
+    }
+}

@@ -1,0 +1,55 @@
+//! A KeyError names the key a mapping the line reads lacks (pandas groupby:
+//! `Column not found: amount`): each such mapping (or DataFrame) gets it.
+
+use crate::synth::additions::add_key;
+use crate::synth::error_text::{key_error_key, pandas_missing_labels};
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::Context;
+
+pub struct MissingKey;
+
+impl Rule for MissingKey {
+    fn name(&self) -> &'static str {
+        "missing-key"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Refine
+    }
+    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
+        t.failure().is_some_and(|fail| fail.is("KeyError") && pandas_missing_labels(&fail.error.message).is_empty())
+    }
+    fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(fail) = t.failure() else { return Vec::new() };
+        let e = fail.error;
+        let base = fail.base;
+        let names_on_line = &fail.names_on_line;
+        let mut out = Vec::new();
+        if let Some(key) = key_error_key(e) {
+            for n in names_on_line {
+                let mut p = base.clone();
+                if add_key(p.binding_mut(n).unwrap(), &key) {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use crate::exec::ExceptionInfo;
+    use crate::synth::prefix::{Binding, Candidate};
+    use crate::synth::value::Value;
+    use expect_test::expect;
+
+    #[test]
+    fn the_missing_key_is_added_to_the_mapping_the_line_reads() {
+        refine_with(&super::MissingKey, "key = 'mode'\nprint(settings[key])\n", |p| { *p.binding_mut("settings").unwrap() = Binding::new("settings", vec![Candidate::Value(Value::Dict(vec![(Value::Str("debug".into()), Value::Bool(true))]))]); }, ExceptionInfo { key: Some("'mode'".into()), ..raised("KeyError", "'mode'", 2) }, expect![[r#"
+            ## 1
+            settings = {'debug': True, 'mode': True}
+        "#]]);
+    }
+}

@@ -1,0 +1,55 @@
+//! pandas' KeyError lists every missing label at once
+//! (`"['a', 'b'] not in index"`): each mapping or DataFrame the line reads
+//! gets all of them.
+
+use crate::synth::additions::add_key;
+use crate::synth::error_text::pandas_missing_labels;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::Context;
+
+pub struct PandasMissingLabels;
+
+impl Rule for PandasMissingLabels {
+    fn name(&self) -> &'static str {
+        "pandas-missing-labels"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Refine
+    }
+    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
+        t.failure().is_some_and(|fail| fail.is("KeyError") && !pandas_missing_labels(&fail.error.message).is_empty())
+    }
+    fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(fail) = t.failure() else { return Vec::new() };
+        let e = fail.error;
+        let base = fail.base;
+        let names_on_line = &fail.names_on_line;
+        let mut out = Vec::new();
+        let pandas_labels = pandas_missing_labels(&e.message);
+        for n in names_on_line {
+            let mut p = base.clone();
+            let b = p.binding_mut(n).unwrap();
+            if pandas_labels.iter().rev().fold(false, |acc, c| add_key(b, c) || acc) {
+                out.push(p);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use crate::synth::value::Value;
+    use crate::synth::prefix::{Binding, Candidate};
+    use expect_test::expect;
+
+    #[test]
+    fn every_label_pandas_lists_is_added() {
+        refine_with(&super::PandasMissingLabels, "print(frame[['price', 'qty']])\n", |p| { *p.binding_mut("frame").unwrap() = Binding::new("frame", vec![Candidate::Value(Value::Dict(vec![]))]); }, raised("KeyError", r#""['price', 'qty'] not in index""#, 1), expect![[r#"
+            ## 1
+            frame = {'qty': 1, 'price': 1}
+        "#]]);
+    }
+}

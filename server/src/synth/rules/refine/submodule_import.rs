@@ -1,0 +1,61 @@
+//! `module 'urllib' has no attribute 'request'`: a submodule that
+//! `import urllib` does not load; it is imported too (still an import),
+//! only for an attribute the fragment uses like a module itself
+//! (`urllib.request.urlopen`, not `signal.code is None`).
+
+use crate::synth::bindings::usage_of;
+use crate::synth::error_text::quoted;
+use crate::synth::library_names;
+use crate::synth::prefix::Candidate;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::Context;
+
+pub struct SubmoduleImport;
+
+impl Rule for SubmoduleImport {
+    fn name(&self) -> &'static str {
+        "submodule-import"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Refine
+    }
+    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
+        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.error.obj_type.as_deref() == Some("module"))
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(fail) = t.failure() else { return Vec::new() };
+        let e = fail.error;
+        let base = fail.base;
+        let mut out = Vec::new();
+        let Some(module) = quoted(&e.message) else { return out };
+        let submodule_use = e.name.as_deref().and_then(|a| usage_of(ctx, &module).attrs.get(a).cloned()).is_some_and(|u| library_names::used_like_a_module(&u));
+        if let (Some(attr), Some(b), true) = (e.name.as_deref(), base.binding(&module), submodule_use) {
+            let stmt = Candidate::Import(format!("import {module}.{attr}"));
+            let plain = attr.chars().all(|c| c.is_alphanumeric() || c == '_') && !module.contains('.');
+            if plain && b.import_only() && !b.candidates.contains(&stmt) && !module.starts_with('_') {
+                let mut p = base.clone();
+                let b = p.binding_mut(&module).unwrap();
+                b.candidates.insert(b.choice + 1, stmt);
+                b.choice += 1;
+                out.push(p);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use crate::exec::ExceptionInfo;
+    use expect_test::expect;
+
+    #[test]
+    fn a_submodule_used_as_a_module_is_imported() {
+        refine(&super::SubmoduleImport, "print(urllib.request.urlopen('http://example.com'))\n", ExceptionInfo { name: Some("request".into()), obj_type: Some("module".into()), ..raised("AttributeError", r#"module 'urllib' has no attribute 'request'"#, 1) }, expect![[r#"
+            ## 1
+            import urllib.request
+        "#]]);
+    }
+}

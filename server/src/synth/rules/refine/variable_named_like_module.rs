@@ -1,0 +1,63 @@
+//! `module 'signal' has no attribute 'code'` once every import of the name
+//! was tried: the fragment's `signal` is a variable named like a module,
+//! not the module; it gets values from its usage instead.
+
+use crate::analysis::FreeName;
+use crate::synth::bindings::{usage_of, value_binding};
+use crate::synth::error_text::quoted;
+use crate::synth::library_names;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::Context;
+
+pub struct VariableNamedLikeModule;
+
+impl Rule for VariableNamedLikeModule {
+    fn name(&self) -> &'static str {
+        "variable-named-like-module"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Refine
+    }
+    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
+        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.error.obj_type.as_deref() == Some("module"))
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(fail) = t.failure() else { return Vec::new() };
+        let e = fail.error;
+        let base = fail.base;
+        let line = fail.line;
+        let mut out = Vec::new();
+        let Some(module) = quoted(&e.message) else { return out };
+        let last_import = base.binding(&module).is_some_and(|b| b.import_only() && b.choice + 1 >= b.candidates.len());
+        let usage = usage_of(ctx, &module);
+        if last_import && library_names::may_be_a_variable(ctx, &module, &usage) && !base.not_modules.contains(&module) {
+            let f = FreeName { name: module.clone(), first_line: line.unwrap_or(1), usage };
+            let values = value_binding(ctx, &f, false);
+            if !values.candidates.is_empty() {
+                let mut p = base.clone();
+                p.not_modules.push(module.clone());
+                if let Some(b) = p.binding_mut(&module) {
+                    *b = values;
+                }
+                out.push(p);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use crate::exec::ExceptionInfo;
+    use crate::synth::prefix::{Binding, Candidate};
+    use expect_test::expect;
+
+    #[test]
+    fn a_name_used_unlike_its_module_gets_values() {
+        refine_with(&super::VariableNamedLikeModule, "if signal.code is None:\n    print('no code')\n", |p| { *p.binding_mut("signal").unwrap() = Binding::new("signal", vec![Candidate::Import("import signal".into())]); }, ExceptionInfo { name: Some("code".into()), obj_type: Some("module".into()), ..raised("AttributeError", "module 'signal' has no attribute 'code'", 1) }, expect![[r#"
+            (nothing)
+        "#]]);
+    }
+}

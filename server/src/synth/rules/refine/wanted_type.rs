@@ -1,0 +1,146 @@
+//! A TypeError names what a value should have been (`type_wants`): the
+//! part of a name's value that has the offending type (the value itself,
+//! what a function returns, a dict's value, an attribute) becomes the
+//! wanted kind; `partial(f, ...)`'s "first argument must be callable"
+//! names the argument by position.
+
+use crate::analysis::Key;
+use crate::analysis::Usage;
+use crate::synth::bindings::usage_of;
+use crate::synth::edits::with_candidate;
+use crate::synth::infer;
+use crate::synth::prefix::Binding;
+use crate::synth::type_wants::{self, Wanted};
+use crate::synth::value::Value;
+use crate::synth::prefix::Prefix;
+use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::session::Context;
+
+pub struct WantedType;
+
+impl Rule for WantedType {
+    fn name(&self) -> &'static str {
+        "wanted-type"
+    }
+    fn stage(&self) -> Stage {
+        Stage::Refine
+    }
+    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
+        t.failure().is_some_and(|fail| fail.is("TypeError"))
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        let Some(fail) = t.failure() else { return Vec::new() };
+        let e = fail.error;
+        let base = fail.base;
+        let line = fail.line;
+        let names_on_line = &fail.names_on_line;
+        let mut out = Vec::new();
+        let suspects = match (e.message.contains("first argument must be"), line) {
+            (true, Some(l)) => first_arguments(ctx.line_text(l)).into_iter().filter(|n| names_on_line.contains(n)).collect(),
+            _ => names_on_line.clone(),
+        };
+        out.extend(type_error_fixes(ctx, base, &suspects, &e.message));
+        out
+    }
+}
+
+/// Plain names passed first to a call on `line` (`partial(score, per=q)` →
+/// `score`).
+fn first_arguments(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (at, _) in line.match_indices('(') {
+        let arg = line[at + 1..].split([',', ')']).next().unwrap_or("").trim();
+        if !arg.is_empty() && arg.chars().all(|c| c.is_alphanumeric() || c == '_') && !arg.starts_with(|c: char| c.is_ascii_digit()) && !out.iter().any(|o| o == arg) {
+            out.push(arg.to_string());
+        }
+    }
+    out
+}
+
+/// A TypeError names what a value should have been: the part of a name's
+/// value that has the offending type (the value itself, what a function
+/// returns, a dict's value, an attribute) becomes the wanted kind. List
+/// items are left alone: an operator's other operand is more often the
+/// list's own element (`text[:1] + 'Z'`).
+fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &str) -> Vec<Prefix> {
+    let Some(want) = type_wants::read(message) else { return Vec::new() };
+    // Without the offending type, only a lone suspect can be the one.
+    if want.bad.is_none() && names.len() != 1 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for n in names {
+        let usage = usage_of(ctx, n);
+        let Some(current) = base.binding(n).and_then(Binding::value) else { continue };
+        for w in &want.wanted {
+            let mut v = current.clone();
+            if retype(&mut v, want.bad.as_deref(), w, n, &usage, want.items, 0) && v != *current {
+                out.push(with_candidate(base, n, v));
+            }
+        }
+    }
+    if let (true, Some((typ, kind))) = (out.is_empty(), &want.swap) {
+        // `text[:1] + 'Z'`: the name is the other operand.
+        for n in names {
+            if base.binding(n).and_then(Binding::value).is_some_and(|v| v.type_name() == *typ) {
+                out.push(with_candidate(base, n, infer::value_of_kind(kind, n, &usage_of(ctx, n))));
+            }
+        }
+    }
+    out
+}
+
+fn retype(v: &mut Value, bad: Option<&str>, want: &Wanted, name: &str, usage: &Usage, items: bool, depth: usize) -> bool {
+    if depth > 5 {
+        return false;
+    }
+    if bad.map_or(depth == 0, |t| v.type_name() == t) {
+        *v = match want {
+            Wanted::Kind(k) => infer::value_of_kind(k, name, usage),
+            Wanted::Library(l) => l.clone(),
+        };
+        return true;
+    }
+    let none = Usage::default();
+    let part = |u: Option<&Usage>| u.cloned().unwrap_or_default();
+    match v {
+        Value::Function { returns, .. } => retype(returns, bad, want, "result", usage.returns.as_deref().unwrap_or(&none), items, depth + 1),
+        Value::List(xs) | Value::Tuple(xs) if items => {
+            let u = part(usage.element.as_deref());
+            let item = infer::singular(name);
+            xs.iter_mut().fold(false, |acc, it| retype(it, bad, want, &item, &u, items, depth + 1) || acc)
+        }
+        Value::Dict(kv) => kv.iter_mut().fold(false, |acc, (k, it)| {
+            let key = match k {
+                Value::Str(s) => s.clone(),
+                other => other.expr(),
+            };
+            let u = part(usage.subscripts.iter().find(|(uk, _)| matches!(uk, Key::Str(s) if *s == key)).map(|(_, u)| u));
+            retype(it, bad, want, &key, &u, items, depth + 1) || acc
+        }),
+        Value::Object { attrs, methods, .. } | Value::Derived { attrs, methods, .. } | Value::Class { attrs, methods } => {
+            attrs.iter_mut().chain(methods.iter_mut()).fold(false, |acc, (a, it)| {
+                let u = part(usage.attrs.get(a.as_str()));
+                let a = a.clone();
+                retype(it, bad, want, &a, &u, items, depth + 1) || acc
+            })
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::synth::rules::check::*;
+    use crate::synth::value::Value;
+    use crate::synth::prefix::{Binding, Candidate};
+    use expect_test::expect;
+
+    #[test]
+    fn a_value_of_the_wrong_type_gets_the_wanted_one() {
+        refine_with(&super::WantedType, "print(count + 1)\n", |p| { *p.binding_mut("count").unwrap() = Binding::new("count", vec![Candidate::Value(Value::Str("3".into()))]); }, raised("TypeError", r#"can only concatenate str (not "int") to str"#, 1), expect![[r#"
+            ## 1
+            count = 3
+        "#]]);
+    }
+}

@@ -1,0 +1,118 @@
+//! Strings and ints that suit a name and its usage: the constant it is
+//! compared with, what its callee takes (a path, a URL, HTML, a date), a
+//! text or a number its name suggests. Pure.
+
+use super::knowledge::argument_kind;
+use crate::analysis::{Literal, Usage};
+/// A string that suits the name and the usage.
+pub(super) fn string_for(name: &str, u: &Usage) -> String {
+    if let Some(s) = u.compared.iter().find_map(|(op, l)| match l {
+        Literal::Str(s) if op == "==" || op == "in" => Some(s.clone()),
+        _ => None,
+    }) {
+        return s;
+    }
+    for arg in &u.passed_to {
+        match argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
+            Some("path") => return format!("{}.txt", ident_base(name, "data")),
+            Some("url") => return "https://example.com/api/items".into(),
+            Some("html") => return "<html><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>".into(),
+            Some("json-str") => return "{\"name\": \"Ada\", \"id\": 1}".into(),
+            Some("date-str") => return "2024-01-15".into(),
+            Some("command-str") => return "echo hello".into(),
+            // An attribute name: a prefix can give the object that member.
+            Some("attr-name") => return "name".into(),
+            Some("agg-name") => return "sum".into(),
+            Some("encoding") => return "utf-8".into(),
+            // A module every interpreter has.
+            Some("module-name") => return "json".into(),
+            Some("int") => return "42".into(),
+            _ => {}
+        }
+    }
+    if u.attrs.contains_key("decode") {
+        return "hello".into();
+    }
+    if ["isdigit", "isnumeric", "isdecimal"].iter().any(|m| u.attrs.contains_key(*m)) {
+        return "42".into();
+    }
+    let n = name.to_lowercase();
+    let pick = |words: &[&str]| words.iter().any(|w| n.contains(w));
+    if pick(&["encoding", "charset", "codec"]) {
+        "utf-8".into()
+    } else if pick(&["url", "link", "href", "endpoint"]) {
+        "https://example.com/api/items".into()
+    } else if pick(&["path", "file", "fname"]) {
+        format!("{}.txt", ident_base(name, "data"))
+    } else if pick(&["dir", "folder"]) {
+        ".".into()
+    } else if pick(&["date"]) {
+        "2024-01-15".into()
+    } else if pick(&["email", "mail"]) {
+        "ada@example.com".into()
+    } else if pick(&["name", "user"]) {
+        "Ada".into()
+    } else if pick(&["html"]) {
+        "<html><body><p>Hello</p></body></html>".into()
+    } else if pick(&["json"]) {
+        "{\"name\": \"Ada\", \"id\": 1}".into()
+    } else if pick(&["word", "key", "token", "char"]) {
+        if pick(&["char"]) { "a".into() } else { "apple".into() }
+    } else if pick(&["num", "digit"]) {
+        "42".into()
+    } else {
+        DEFAULT_TEXT.into()
+    }
+}
+
+/// Text for a name nothing else tells about.
+pub(super) const DEFAULT_TEXT: &str = "The quick brown fox jumps over the lazy dog";
+/// Text a helper returns when nothing tells about it: a function's result
+/// comes from elsewhere than its argument, and two values from different
+/// places are equal only by accident, so the synthesised result differs from
+/// the synthesised input (`out = clean(text); if out == text:` is the branch
+/// where the helper changed nothing, not the default one). Any text but
+/// `DEFAULT_TEXT` would do.
+pub(super) const HELPER_TEXT: &str = "Pack my box with five dozen liquor jugs";
+
+pub(super) fn ident_base(name: &str, fallback: &str) -> String {
+    let base: String = name
+        .to_lowercase()
+        .trim_end_matches("_path")
+        .trim_end_matches("path")
+        .trim_end_matches("_name")
+        .trim_end_matches("name")
+        .trim_end_matches('_')
+        .to_string();
+    if base.is_empty() || base == "file" || base == "f" {
+        fallback.to_string()
+    } else {
+        base
+    }
+}
+
+pub(super) fn int_for(name: &str, u: &Usage) -> i64 {
+    // Satisfy the first comparison with a literal, so the guarded code runs.
+    for (op, lit) in &u.compared {
+        if let Literal::Int(v) = lit {
+            return match op.as_str() {
+                ">" => v + 1,
+                "<" => v - 1,
+                "!=" => v + 1,
+                _ => *v,
+            };
+        }
+    }
+    let n = name.to_lowercase();
+    if ["i", "j", "idx", "index", "start", "offset", "pos"].contains(&n.as_str()) {
+        1
+    } else if n.contains("year") {
+        2024
+    } else if n.contains("port") {
+        8080
+    } else if n.contains("age") {
+        30
+    } else {
+        3
+    }
+}
