@@ -157,7 +157,7 @@ mod tests {
             status: Status::Raised,
             error: None,
             names: Vec::new(),
-            stats: Stats { executions: 1, llm_calls: 0, seconds: 0.0 },
+            stats: Stats { executions: 1, seconds: 0.0, ..Stats::default() },
             variants: Vec::new(),
             hits: BTreeMap::new(),
             values: BTreeMap::new(),
@@ -173,6 +173,7 @@ mod tests {
             notes: Vec::new(),
             stdout: String::new(),
             stderr: String::new(),
+            llm: None,
         }
     }
 

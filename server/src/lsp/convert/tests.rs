@@ -21,7 +21,7 @@ pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[
         status: Status::Completed,
         error: None,
         names: Vec::new(),
-        stats: Stats { executions: 1, llm_calls: 0, seconds: 0.1 },
+        stats: Stats { executions: 1, seconds: 0.1, ..Stats::default() },
         variants: Vec::new(),
         hits: BTreeMap::new(),
         values: BTreeMap::new(),
@@ -37,6 +37,7 @@ pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[
         denied: Vec::new(),
         stdout: String::new(),
         stderr: String::new(),
+        llm: None,
     }
 }
 
