@@ -182,7 +182,7 @@ fn word_with_checksum(target: u32) -> String {
     panic!("no word with checksum {target}");
 }
 
-const CHECKSUM_GATE: &str = "total = 0\nfor ch in code:\n    total = (total * 31 + ord(ch)) % 1000\nif total != 417:\n    raise ValueError(\"invalid code\")\nprint(\"valid code\", code)\n";
+const CHECKSUM_GATE: &str = "total = 0\nfor ch in code:\n    total = (total * 31 + ord(ch)) % 1000\nif total == 417:\n    print(\"valid code\", code)\n    print(\"unlocked\")\nprint(\"done\")\n";
 
 fn name_of<'a>(j: &'a Value, name: &str) -> &'a Value {
     j["names"].as_array().unwrap().iter().find(|n| n["name"] == name).unwrap_or_else(|| panic!("no name {name}: {j}"))
@@ -195,7 +195,7 @@ fn exploration_requests(server: &ModelServer) -> Vec<Seen> {
 #[test]
 fn the_rules_alone_never_ask_and_report_no_model() {
     let (_, j, _) = fix(CHECKSUM_GATE, None, &[]);
-    assert_eq!(j["status"], "raised", "the rules cannot pass the checksum: {j}");
+    assert!(j["coverage"]["ratio"].as_f64().unwrap() < 1.0 && j["union_coverage"]["ratio"].as_f64().unwrap() < 1.0, "the rules cannot pass the checksum: {j}");
     assert_eq!(j["stats"]["llm_calls"], 0);
     assert!(j["llm"].is_null());
     assert_eq!(name_of(&j, "code")["proposed_by"], "rule");
@@ -208,7 +208,7 @@ fn where_the_rules_stall_the_model_prefix_raises_coverage_and_says_so() {
     let server = ModelServer::start(move |s: &Seen| if s.model() == "explore-m" { Reply::prefixes(&[answer.as_str()]) } else { Reply::status(404, "no") });
     let (_, j, _) = fix(CHECKSUM_GATE, Some(&server.url), &[]);
     assert_eq!(j["status"], "completed", "{j}");
-    assert_eq!(j["coverage"]["ratio"], 1.0, "{j}");
+    assert_eq!(j["coverage"]["ratio"], 1.0, "the rules alone stay below (the test above): {j}");
     assert_eq!(name_of(&j, "code")["proposed_by"], "model", "{j}");
     assert!(j["prefix"].as_str().unwrap().contains(&word));
     assert!(j["stats"]["llm_calls"].as_u64().unwrap() >= 1);
@@ -218,7 +218,7 @@ fn where_the_rules_stall_the_model_prefix_raises_coverage_and_says_so() {
     // exception, the best prefix; the answer's shape is asked by schema.
     let first = &exploration_requests(&server)[0];
     let text = first.text();
-    assert!(text.contains("raise ValueError(\"invalid code\")") && text.contains("ValueError: invalid code"), "{text}");
+    assert!(text.contains("Lines that never ran") && text.contains("print(\"unlocked\")"), "{text}");
     assert!(text.contains("BEST PREFIX SO FAR"), "{text}");
     assert_eq!(first.body["response_format"]["json_schema"]["name"], "prefixes");
 }
@@ -268,7 +268,7 @@ fn secrets_in_the_fragment_never_reach_the_model_or_the_transcript() {
     for secret in secrets {
         assert!(!transcript.contains(secret), "{secret} in the transcript");
     }
-    assert_eq!(j["status"], "raised", "an unhelpful model leaves the rules' result: {j}");
+    assert!(j["coverage"]["ratio"].as_f64().unwrap() < 1.0, "an unhelpful model leaves the rules' result: {j}");
     assert!(!j["llm"]["errors"].as_array().unwrap().is_empty(), "why the model gave nothing is said: {j}");
 }
 

@@ -17,17 +17,22 @@ use support::{uri, Client};
 const RUN: Duration = Duration::from_secs(120);
 static ENGINE: Mutex<()> = Mutex::new(());
 
-/// A fragment the rules cannot complete: the checksum of `code` must be 417.
-const GATE: &str = "total = 0\nfor ch in code:\n    total = (total * 31 + ord(ch)) % 1000\nif total != 417:\n    raise ValueError(\"invalid code\")\nprint(\"valid code\", code)\n";
+/// A fragment the rules cannot cover: the checksum of `code` must be 417.
+const GATE: &str = "total = 0\nfor ch in code:\n    total = (total * 31 + ord(ch)) % 1000\nif total == 417:\n    print(\"valid code\", code)\n    print(\"unlocked\")\nprint(\"done\")\n";
 
 fn word_with_checksum(target: u32) -> String {
     let sum = |s: &str| s.chars().fold(0u32, |t, c| (t * 31 + c as u32) % 1000);
-    let letters: Vec<char> = ('a'..='z').collect();
-    letters
-        .iter()
-        .flat_map(|&a| letters.iter().flat_map(move |&b| letters.iter().map(move |&c| [a, b, c].iter().collect::<String>())))
-        .find(|w| sum(w) == target)
-        .unwrap()
+    for a in 'a'..='z' {
+        for b in 'a'..='z' {
+            for c in 'a'..='z' {
+                let w: String = [a, b, c].iter().collect();
+                if sum(&w) == target {
+                    return w;
+                }
+            }
+        }
+    }
+    panic!("no word with checksum {target}")
 }
 
 fn start(dir: &std::path::Path, url: &str) -> Client {
@@ -42,7 +47,7 @@ fn start(dir: &std::path::Path, url: &str) -> Client {
 
 fn make_runnable(client: &Client, u: &str) {
     let version = client.doc(u).version;
-    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 5, "character": 0}});
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 6, "character": 0}});
     let r = client.request("workspace/executeCommand", json!({"command": "runnable.makeRunnable", "arguments": [{"uri": u, "version": version, "range": range}]}));
     assert!(r.is_ok(), "{r:?}");
 }
