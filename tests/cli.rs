@@ -446,7 +446,7 @@ fn bench_writes_a_row_per_file_and_a_summary() {
     let mut lines = text.lines();
     let header = lines.next().unwrap();
     // New columns are added at the end: older readers of the CSV keep working.
-    assert!(header.starts_with("file,executable,covered,ratio") && header.ends_with(",stand_in_names,real"), "{header}");
+    assert!(header.starts_with("file,executable,covered,ratio") && header.contains(",stand_in_names,real,"), "{header}");
     assert_eq!(lines.count(), 2);
     assert!(stdout.contains("real 1.000  real coverage 1.000"), "{stdout}");
 }

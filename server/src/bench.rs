@@ -40,6 +40,28 @@ pub struct Row {
     /// What each rule did for this file (for `bench --rules`; not a CSV column).
     #[serde(skip)]
     pub rules: Vec<RuleUse>,
+    /// The model stages (issue 17; 0 without `--llm`): tokens, then calls,
+    /// tokens and seconds per stage, rejected proposals, estimated cost and
+    /// the names the model's prefix bound.
+    pub llm_prompt_tokens: u64,
+    pub llm_completion_tokens: u64,
+    pub llm_environment_calls: usize,
+    pub llm_environment_tokens: u64,
+    pub llm_environment_seconds: f64,
+    pub llm_exploration_calls: usize,
+    pub llm_exploration_tokens: u64,
+    pub llm_exploration_seconds: f64,
+    pub llm_evolution_calls: usize,
+    pub llm_evolution_tokens: u64,
+    pub llm_evolution_seconds: f64,
+    pub llm_rejected: usize,
+    pub llm_cost_usd: f64,
+    pub model_names: usize,
+}
+
+/// (calls, tokens, seconds) of one model stage in a report.
+fn stage(r: &FixReport, name: &str) -> (usize, u64, f64) {
+    r.stats.llm_stages.get(name).map(|s| (s.calls, s.prompt_tokens + s.completion_tokens, s.seconds)).unwrap_or_default()
 }
 
 impl Row {
@@ -67,13 +89,33 @@ impl Row {
             stand_in_names: r.names.iter().filter(|n| n.kind == "stand-in").count(),
             real: r.names.iter().all(|n| !n.stub && n.kind != "stand-in"),
             rules: r.rules.clone(),
+            llm_prompt_tokens: r.stats.llm_tokens.prompt,
+            llm_completion_tokens: r.stats.llm_tokens.completion,
+            llm_environment_calls: stage(r, "environment").0,
+            llm_environment_tokens: stage(r, "environment").1,
+            llm_environment_seconds: stage(r, "environment").2,
+            llm_exploration_calls: stage(r, "exploration").0,
+            llm_exploration_tokens: stage(r, "exploration").1,
+            llm_exploration_seconds: stage(r, "exploration").2,
+            llm_evolution_calls: stage(r, "evolution").0,
+            llm_evolution_tokens: stage(r, "evolution").1,
+            llm_evolution_seconds: stage(r, "evolution").2,
+            llm_rejected: r.stats.llm_rejected,
+            llm_cost_usd: r.llm.as_ref().map(|l| l.estimated_cost_usd).unwrap_or(0.0),
+            model_names: r.names.iter().filter(|n| n.proposed_by == crate::report::ProposedBy::Model).count(),
         }
     }
     fn failed(file: String, why: String, seconds: f64) -> Row {
         Row {
             file, executable: 0, covered: 0, ratio: 0.0, union_ratio: 0.0, completed: false,
             status: "error".into(), seconds, executions: 0, llm_calls: 0, names: 0, stub_names: 0, error: why,
-            legacy: String::new(), stand_in_names: 0, real: false, rules: Vec::new(),
+            legacy: String::new(), stand_in_names: 0, real: false,
+            llm_prompt_tokens: 0, llm_completion_tokens: 0,
+            llm_environment_calls: 0, llm_environment_tokens: 0, llm_environment_seconds: 0.0,
+            llm_exploration_calls: 0, llm_exploration_tokens: 0, llm_exploration_seconds: 0.0,
+            llm_evolution_calls: 0, llm_evolution_tokens: 0, llm_evolution_seconds: 0.0,
+            llm_rejected: 0, llm_cost_usd: 0.0, model_names: 0,
+            rules: Vec::new(),
         }
     }
 }
@@ -96,6 +138,11 @@ pub struct Summary {
     pub legacy_tried: usize,
     pub legacy_used: usize,
     pub wall_seconds: f64,
+    /// Model stages: total tokens, and per stage (calls, tokens, seconds).
+    pub llm_tokens: u64,
+    pub llm_stages: [(usize, u64, f64); 3],
+    /// Estimated from the price table.
+    pub llm_cost_usd: f64,
 }
 
 pub fn python_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
@@ -160,6 +207,13 @@ pub fn summarize(rows: &[Row], wall_seconds: f64) -> Summary {
         legacy_tried: rows.iter().filter(|r| !r.legacy.is_empty()).count(),
         legacy_used: rows.iter().filter(|r| r.legacy == "used").count(),
         wall_seconds,
+        llm_tokens: rows.iter().map(|r| r.llm_prompt_tokens + r.llm_completion_tokens).sum(),
+        llm_stages: [
+            rows.iter().fold((0, 0, 0.0), |a, r| (a.0 + r.llm_environment_calls, a.1 + r.llm_environment_tokens, a.2 + r.llm_environment_seconds)),
+            rows.iter().fold((0, 0, 0.0), |a, r| (a.0 + r.llm_exploration_calls, a.1 + r.llm_exploration_tokens, a.2 + r.llm_exploration_seconds)),
+            rows.iter().fold((0, 0, 0.0), |a, r| (a.0 + r.llm_evolution_calls, a.1 + r.llm_evolution_tokens, a.2 + r.llm_evolution_seconds)),
+        ],
+        llm_cost_usd: rows.iter().map(|r| r.llm_cost_usd).sum(),
     }
 }
 

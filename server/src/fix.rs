@@ -16,6 +16,8 @@ use crate::synth::search::{self, Progress, SearchResult};
 use crate::synth::session::{Context, Session};
 use crate::synth::Proposer;
 use crate::coverage::Coverage;
+use crate::llm::{self, LlmConfig, LlmStats};
+use crate::report::{LlmReport, LlmTokens, NameReport, ProposedBy};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -32,6 +34,8 @@ pub enum FixError {
     Lines(u32, u32, usize),
     #[error(transparent)]
     Rules(#[from] UnknownRule),
+    #[error(transparent)]
+    Llm(#[from] crate::llm::LlmError),
 }
 
 #[derive(Debug, Clone)]
@@ -65,11 +69,14 @@ pub struct FixOptions {
     pub allow_network: bool,
     /// Rules turned off (`--disable-rule`), by their registry names.
     pub disabled_rules: Vec<String>,
+    /// The optional model stages (`--llm URL`), asked only where the rules
+    /// stall; `None`: the deterministic engine alone.
+    pub llm: Option<LlmConfig>,
 }
 
 impl Default for FixOptions {
     fn default() -> Self {
-        FixOptions { lines: None, install: false, allow_builds: BTreeSet::new(), budget: Duration::from_secs(20), max_runs: 100, allow_network: false, disabled_rules: Vec::new() }
+        FixOptions { lines: None, install: false, allow_builds: BTreeSet::new(), budget: Duration::from_secs(20), max_runs: 100, allow_network: false, llm: None, disabled_rules: Vec::new() }
     }
 }
 
@@ -141,7 +148,7 @@ impl Engine {
         modules.extend(proposer.initial(&ctx).imported_modules());
         let plan = env::plan_imports(&modules, &self.stdlib);
         let environment = self.envs.prepare_allowing(&plan.distributions, &[], opts.install, &opts.allow_builds)?;
-        let runs = RunClock { runs: AtomicUsize::new(0), started };
+        let runs = RunClock { runs: AtomicUsize::new(0), started, llm: Mutex::new(LlmStats::default()) };
         let mut chosen = self.search_in(environment, &fragment, &analysis, opts.budget, opts, progress, &runs)?;
         let mut executions = chosen.executions;
         let mut distributions = plan.distributions.clone();
@@ -218,7 +225,9 @@ impl Engine {
             }
             legacy = Some(report);
         }
-        let Searched { environment, pool, result, dropped, denied, .. } = chosen;
+        let Searched { environment, pool, result, dropped, denied, model, .. } = chosen;
+        let llm_stats = runs.llm.into_inner().unwrap_or_else(|e| e.into_inner());
+        let by_model = |prefix: &str| if model.by_model.contains(prefix) { ProposedBy::Model } else { ProposedBy::Rule };
         let packages = match &legacy {
             Some(l) if l.used => pinned_packages(&environment, &l.versions),
             _ => environment.installed.clone(),
@@ -241,10 +250,17 @@ impl Engine {
                 message: not_installed(e, &environment.missing, opts.install).unwrap_or_else(|| e.message.clone()),
                 line: e.line.and_then(|l| best.program.fragment_line(l)),
             }),
-            names: best.prefix.names(&ctx),
+            names: names_with_provenance(&best.prefix, &ctx, by_model(&best.program.prefix), model.rule_best.as_ref()),
             refinements: best.prefix.trail.0.iter().map(|(stage, rule)| Refinement { rule, stage: stage.as_str() }).collect(),
             rules: result.rules.clone(),
-            stats: Stats { executions, llm_calls: 0, seconds: started.elapsed().as_secs_f64() },
+            stats: Stats {
+                executions,
+                llm_calls: llm_stats.calls(),
+                seconds: started.elapsed().as_secs_f64(),
+                llm_tokens: LlmTokens { prompt: llm_stats.tokens().0, completion: llm_stats.tokens().1 },
+                llm_stages: llm_stats.stages.iter().filter(|(_, s)| s.calls > 0).map(|(k, v)| (k.as_str().to_string(), v.clone())).collect(),
+                llm_rejected: llm_stats.rejected(),
+            },
             union_coverage: result.union.clone(),
             variants: result
                 .variants
@@ -255,6 +271,7 @@ impl Engine {
                     resources: v.prefix.all_resources().iter().filter(|r| crate::exec::resource_path_problem(&r.path).is_none()).map(ResourceFile::from).collect(),
                     covered: v.coverage.covered.clone(),
                     rule: v.prefix.trail.last_variant_rule(),
+                    proposed_by: by_model(&v.program.prefix),
                 })
                 .collect(),
             hits: to_fragment(&best.program, &best.outcome.hit_counts),
@@ -284,6 +301,7 @@ impl Engine {
             notes: dropped,
             stdout: best.outcome.stdout.clone(),
             stderr: best.outcome.stderr.clone(),
+            llm: opts.llm.as_ref().map(|c| llm_report(&llm_stats, &model, c)),
         })
     }
 
@@ -305,11 +323,54 @@ impl Engine {
         let noting = Noting::new(pool.as_ref(), progress, runs);
         let mut session = Session::new(ctx, &noting, budget, opts.max_runs);
         let result = search::search(&mut session, &RuleSet::without(&opts.disabled_rules)?, progress)?;
+        let (result, model) = match &opts.llm {
+            Some(config) => self.ask_model(&mut session, result, config, &noting, progress, runs)?,
+            None => (result, ModelOutcome::default()),
+        };
         let (executions, library_errors) = (session.executions, std::mem::take(&mut session.library_errors));
         let dropped = std::mem::take(&mut session.dropped);
         drop(session);
         let denied = noting.denied.into_inner().unwrap_or_else(|e| e.into_inner());
-        Ok(Searched { executions, library_errors, environment, pool, result, denied, dropped })
+        Ok(Searched { executions, library_errors, environment, pool, result, denied, dropped, model })
+    }
+
+    /// The model stages where the rules stalled, within what is left of the
+    /// fragment's model budget (shared by every search of one fix).
+    fn ask_model(
+        &self,
+        session: &mut Session,
+        result: SearchResult,
+        config: &LlmConfig,
+        executor: &dyn Executor,
+        progress: &(dyn Progress + Sync),
+        runs: &RunClock,
+    ) -> Result<(SearchResult, ModelOutcome), FixError> {
+        if !llm::hybrid::stalled(&result) {
+            return Ok((result, ModelOutcome::default()));
+        }
+        let spent = runs.llm.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let (p, c) = spent.tokens();
+        let left = LlmConfig { max_calls: config.max_calls.saturating_sub(spent.calls()), max_tokens: config.max_tokens.map(|m| m.saturating_sub(p + c)), ..config.clone() };
+        let proposer = llm::proposer::ModelProposer::new(&left, executor, progress.cancel_flag())?;
+        let rule_best = result.best.prefix.clone();
+        let (result, outcome) = llm::hybrid::extend(session, result, &proposer, progress)?;
+        let stats = proposer.stats();
+        let mut total = runs.llm.lock().unwrap_or_else(|e| e.into_inner());
+        for (stage, s) in stats.stages {
+            let t = total.stage(stage);
+            t.model = s.model;
+            t.calls += s.calls;
+            t.prompt_tokens += s.prompt_tokens;
+            t.completion_tokens += s.completion_tokens;
+            t.seconds += s.seconds;
+            t.rejected += s.rejected;
+            t.proposals += s.proposals;
+            t.kept += s.kept;
+        }
+        for e in stats.errors {
+            total.note_error(e);
+        }
+        Ok((result, ModelOutcome { by_model: outcome.by_model, environment: outcome.environment, asked: outcome.asked, rule_best: Some(rule_best) }))
     }
 
     /// The optional dependency to add, when a library asked for one in any
@@ -360,6 +421,49 @@ struct Searched {
     dropped: Vec<String>,
     /// What the sandbox denied in any of its runs.
     denied: Vec<Denial>,
+    model: ModelOutcome,
+}
+
+/// What the model stages of one search added.
+#[derive(Default)]
+struct ModelOutcome {
+    by_model: std::collections::HashSet<String>,
+    environment: Option<llm::environment::CheckedEnvironment>,
+    asked: bool,
+    /// The rules' best prefix before the model was asked.
+    rule_best: Option<crate::synth::prefix::Prefix>,
+}
+
+/// The report's names, each `model` when the model's prefix bound it in a
+/// way the rules' best prefix did not.
+fn names_with_provenance(prefix: &crate::synth::prefix::Prefix, ctx: &Context, by: ProposedBy, rule_best: Option<&crate::synth::prefix::Prefix>) -> Vec<NameReport> {
+    use crate::synth::prefix::{Binding, Candidate};
+    let text = |b: &Binding| match b.current() {
+        Candidate::Import(s) => s.clone(),
+        Candidate::Value(v) => v.definition(&b.name),
+    };
+    prefix
+        .names(ctx)
+        .into_iter()
+        .zip(&prefix.bindings)
+        .map(|(info, b)| {
+            let same_as_rule = rule_best.and_then(|r| r.binding(&b.name)).is_some_and(|r| text(r) == text(b));
+            let proposed_by = if by == ProposedBy::Model && !same_as_rule { ProposedBy::Model } else { ProposedBy::Rule };
+            NameReport { info, proposed_by }
+        })
+        .collect()
+}
+
+fn llm_report(stats: &LlmStats, model: &ModelOutcome, config: &LlmConfig) -> LlmReport {
+    let env = model.environment.clone().unwrap_or_default();
+    LlmReport {
+        asked: model.asked,
+        consent: env.distributions.iter().filter(|d| !d.curated).map(|d| d.name.clone()).collect(),
+        distributions: env.distributions,
+        rejected_files: env.rejected_files,
+        errors: stats.errors.clone(),
+        estimated_cost_usd: stats.cost(&config.prices),
+    }
 }
 
 /// The pool, noting what the sandbox denied in every run: the best attempt
@@ -379,6 +483,8 @@ struct Noting<'a> {
 struct RunClock {
     runs: AtomicUsize,
     started: Instant,
+    /// What the model stages spent so far in this fix (one budget for all its searches).
+    llm: Mutex<LlmStats>,
 }
 
 impl<'a> Noting<'a> {
@@ -508,7 +614,7 @@ fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchai
         names: Vec::new(),
         refinements: Vec::new(),
         rules: Vec::new(),
-        stats: Stats { executions: 0, llm_calls: 0, seconds: started.elapsed().as_secs_f64() },
+        stats: Stats { seconds: started.elapsed().as_secs_f64(), ..Stats::default() },
         variants: Vec::new(),
         hits: BTreeMap::new(),
         values: BTreeMap::new(),
@@ -524,6 +630,7 @@ fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchai
         denied: Vec::new(),
         stdout: String::new(),
         stderr: String::new(),
+        llm: None,
     }
 }
 

@@ -14,6 +14,7 @@ pub mod fix;
 pub mod host;
 pub mod human;
 pub mod knowledge;
+pub mod llm;
 pub mod lsp;
 pub mod path_set;
 pub mod program;

@@ -96,6 +96,72 @@ struct Common {
     /// worth; `runnable bench --rules` lists every rule.
     #[arg(long = "disable-rule", value_name = "NAME")]
     disable_rule: Vec<String>,
+    #[command(flatten)]
+    llm: LlmArgs,
+}
+
+/// The optional model stages, asked only where the rules stall. The key
+/// comes from RUNNABLE_LLM_API_KEY, else OPENAI_API_KEY (none for local servers).
+#[derive(Args)]
+struct LlmArgs {
+    /// An OpenAI-compatible base URL (`http://localhost:11434/v1` for Ollama).
+    #[arg(long = "llm", value_name = "URL")]
+    endpoint: Option<String>,
+    /// The model of every stage unless a stage names its own.
+    #[arg(long = "llm-model", value_name = "NAME")]
+    model: Option<String>,
+    /// The environment stage's model (a cheap one does).
+    #[arg(long = "llm-model-environment", value_name = "NAME")]
+    model_environment: Option<String>,
+    /// The exploration stage's model.
+    #[arg(long = "llm-model-exploration", value_name = "NAME")]
+    model_exploration: Option<String>,
+    /// The evolution stage's model (it writes generator programs).
+    #[arg(long = "llm-model-evolution", value_name = "NAME")]
+    model_evolution: Option<String>,
+    /// Model calls per fragment.
+    #[arg(long = "llm-max-calls", value_name = "N", default_value_t = runnable::llm::config::DEFAULT_MAX_CALLS)]
+    max_calls: usize,
+    /// Prompt plus completion tokens per fragment.
+    #[arg(long = "llm-max-tokens", value_name = "N")]
+    max_tokens: Option<u64>,
+    /// Append every request and answer to FILE (JSON lines).
+    #[arg(long = "llm-record", value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Answer every request from FILE (written by --llm-record), with no network.
+    #[arg(long = "llm-replay", value_name = "FILE")]
+    replay: Option<PathBuf>,
+    /// Prices per model (`model usd_per_million_prompt usd_per_million_completion` lines) over the built-in table.
+    #[arg(long = "llm-prices", value_name = "FILE")]
+    prices: Option<PathBuf>,
+    /// Seconds one model request may take.
+    #[arg(long = "llm-timeout-seconds", value_name = "S", default_value_t = 60.0)]
+    timeout_seconds: f64,
+}
+
+impl LlmArgs {
+    fn config(&self) -> Result<Option<runnable::llm::LlmConfig>> {
+        if self.endpoint.is_none() && self.replay.is_none() {
+            return Ok(None);
+        }
+        let mut c = runnable::llm::LlmConfig::new(self.endpoint.clone());
+        c.model = self.model.clone();
+        c.environment_model = self.model_environment.clone();
+        c.exploration_model = self.model_exploration.clone();
+        c.evolution_model = self.model_evolution.clone();
+        c.max_calls = self.max_calls;
+        c.max_tokens = self.max_tokens;
+        c.record = self.record.clone();
+        c.replay = self.replay.clone();
+        c.timeout = Duration::from_secs_f64(self.timeout_seconds.clamp(0.1, 3600.0));
+        c.api_key = runnable::llm::config::api_key_from(|k| std::env::var(k).ok());
+        if let Some(path) = &self.prices {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let table = runnable::llm::budget::PriceTable::parse(&text).map_err(anyhow::Error::msg).with_context(|| format!("in {}", path.display()))?;
+            c.prices = c.prices.with(table);
+        }
+        Ok(Some(c))
+    }
 }
 
 fn parse_range(s: &str) -> Result<(u32, u32), String> {
@@ -118,15 +184,16 @@ fn engine(common: &Common, warm: bool, workers: usize) -> Result<Engine> {
     })?)
 }
 
-fn fix_options(common: &Common, lines: Option<(u32, u32)>) -> FixOptions {
-    FixOptions {
+fn fix_options(common: &Common, lines: Option<(u32, u32)>) -> Result<FixOptions> {
+    Ok(FixOptions {
         lines,
         install: common.install,
         allow_builds: common.allow_build.iter().cloned().collect(),
         budget: Duration::from_secs(common.budget_seconds.max(1)),
         disabled_rules: common.disable_rule.clone(),
+        llm: common.llm.config()?,
         ..FixOptions::default()
-    }
+    })
 }
 
 fn main() -> ExitCode {
@@ -152,7 +219,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Fix { file, lines, json, allow_network, common } => {
             let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             let engine = engine(&common, true, 1)?;
-            let options = FixOptions { allow_network, ..fix_options(&common, lines) };
+            let options = FixOptions { allow_network, ..fix_options(&common, lines)? };
             let report = engine.fix(&source, &options, &NoProgress)?;
             if json {
                 println!("{}", serde_json::to_string(&report)?);
@@ -202,7 +269,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     b.inc(1);
                 }
             };
-            let (rows, summary) = bench::run(&engine, &files, &fix_options(&common, None), jobs, &on_done);
+            let (rows, summary) = bench::run(&engine, &files, &fix_options(&common, None)?, jobs, &on_done);
             if let Some(b) = bar {
                 b.finish_and_clear();
             }
@@ -217,6 +284,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
             if rules {
                 print!("{}", bench::rules_table(&rows));
+            }
+            if common.llm.endpoint.is_some() || common.llm.replay.is_some() {
+                let [e, x, v] = summary.llm_stages;
+                println!(
+                    "llm tokens {}  environment {} calls {} tokens {:.1}s  exploration {} calls {} tokens {:.1}s  evolution {} calls {} tokens {:.1}s  estimated cost ${:.4}",
+                    summary.llm_tokens, e.0, e.1, e.2, x.0, x.1, x.2, v.0, v.1, v.2, summary.llm_cost_usd
+                );
             }
             Ok(ExitCode::SUCCESS)
         }

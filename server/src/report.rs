@@ -51,11 +51,72 @@ impl From<&Resource> for ResourceFile {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Stats {
     pub executions: usize,
     pub llm_calls: usize,
     pub seconds: f64,
+    /// Tokens the model stages used (0 without `--llm`).
+    pub llm_tokens: LlmTokens,
+    /// Per model stage (`environment`, `exploration`, `evolution`): calls,
+    /// tokens, seconds, proposals run, kept and rejected; empty without `--llm`.
+    pub llm_stages: BTreeMap<String, crate::llm::StageStats>,
+    /// Model proposals rejected before they ran because they faked a library.
+    pub llm_rejected: usize,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct LlmTokens {
+    pub prompt: u64,
+    pub completion: u64,
+}
+
+/// Who proposed a binding or a variant: the deterministic rules or the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProposedBy {
+    #[default]
+    Rule,
+    Model,
+}
+
+/// One bound name in the report, with who proposed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NameReport {
+    #[serde(flatten)]
+    pub info: NameInfo,
+    pub proposed_by: ProposedBy,
+}
+
+impl std::ops::Deref for NameReport {
+    type Target = NameInfo;
+    fn deref(&self) -> &NameInfo {
+        &self.info
+    }
+}
+
+impl From<NameInfo> for NameReport {
+    fn from(info: NameInfo) -> Self {
+        NameReport { info, proposed_by: ProposedBy::Rule }
+    }
+}
+
+/// What the model stages said beyond prefixes (present only with `--llm`).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LlmReport {
+    /// Whether the rules stalled and the model was asked.
+    pub asked: bool,
+    /// Distributions the environment stage proposed.
+    pub distributions: Vec<crate::llm::environment::ProposedDistribution>,
+    /// Of those, the names outside the curated table: shown for the user's
+    /// consent, never installed.
+    pub consent: Vec<String>,
+    /// Proposed files that did not fit how the fragment reads them.
+    pub rejected_files: Vec<String>,
+    /// Why calls gave nothing (timeouts, HTTP errors, unreadable answers).
+    pub errors: Vec<String>,
+    /// From the price table (an estimate; local models cost 0).
+    pub estimated_cost_usd: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -68,6 +129,7 @@ pub struct Variant {
     pub covered: Vec<u32>,
     /// The evolution rule that proposed it (`rules::all` names them).
     pub rule: Option<&'static str>,
+    pub proposed_by: ProposedBy,
 }
 
 /// One rule behind the best prefix, in the order they applied: the initial
@@ -144,7 +206,7 @@ pub struct FixReport {
     pub coverage: Coverage,
     pub status: Status,
     pub error: Option<ErrorInfo>,
-    pub names: Vec<NameInfo>,
+    pub names: Vec<NameReport>,
     /// The rules behind the best prefix, in order.
     pub refinements: Vec<Refinement>,
     /// Per rule: runs of programs it proposed, proposals kept, statements added.
@@ -178,4 +240,6 @@ pub struct FixReport {
     pub denied: Vec<Denial>,
     pub stdout: String,
     pub stderr: String,
+    /// The model stages' account (absent without `--llm`).
+    pub llm: Option<LlmReport>,
 }

@@ -14,6 +14,12 @@ export const SERVER_SETTINGS = [
   'hints.coverage',
   'hints.values',
   'llm.enabled',
+  'llm.endpoint',
+  'llm.model',
+  'llm.models.environment',
+  'llm.models.exploration',
+  'llm.models.evolution',
+  'llm.maxCalls',
 ] as const;
 
 export const CMD_MAKE_RUNNABLE = 'runnable.makeRunnable';

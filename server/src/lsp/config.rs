@@ -21,6 +21,12 @@ pub const SETTINGS_KEYS: &[&str] = &[
     "hints.coverage",
     "hints.values",
     "llm.enabled",
+    "llm.endpoint",
+    "llm.model",
+    "llm.models.environment",
+    "llm.models.exploration",
+    "llm.models.evolution",
+    "llm.maxCalls",
 ];
 
 /// The commands of `workspace/executeCommand`.
@@ -74,6 +80,11 @@ pub struct Settings {
     pub hints_coverage: bool,
     pub hints_values: bool,
     pub llm_enabled: bool,
+    /// OpenAI-compatible base URL; the key only ever from the environment.
+    pub llm_endpoint: Option<String>,
+    pub llm_model: Option<String>,
+    pub llm_models: [Option<String>; 3],
+    pub llm_max_calls: usize,
 }
 
 impl Default for Settings {
@@ -89,6 +100,10 @@ impl Default for Settings {
             hints_coverage: true,
             hints_values: true,
             llm_enabled: false,
+            llm_endpoint: None,
+            llm_model: None,
+            llm_models: [None, None, None],
+            llm_max_calls: crate::llm::config::DEFAULT_MAX_CALLS,
         }
     }
 }
@@ -137,6 +152,17 @@ impl Settings {
                 "hints.coverage" => v.as_bool().map(|b| s.hints_coverage = b).is_some(),
                 "hints.values" => v.as_bool().map(|b| s.hints_values = b).is_some(),
                 "llm.enabled" => v.as_bool().map(|b| s.llm_enabled = b).is_some(),
+                "llm.endpoint" => opt_string(&v).map(|e| s.llm_endpoint = e).is_some(),
+                "llm.model" => opt_string(&v).map(|m| s.llm_model = m).is_some(),
+                "llm.models.environment" => opt_string(&v).map(|m| s.llm_models[0] = m).is_some(),
+                "llm.models.exploration" => opt_string(&v).map(|m| s.llm_models[1] = m).is_some(),
+                "llm.models.evolution" => opt_string(&v).map(|m| s.llm_models[2] = m).is_some(),
+                "llm.maxCalls" => match &v {
+                    Value::Null => Some(crate::llm::config::DEFAULT_MAX_CALLS),
+                    _ => v.as_u64().filter(|n| *n <= 1000).map(|n| n as usize),
+                }
+                .map(|n| s.llm_max_calls = n)
+                .is_some(),
                 _ => {
                     warnings.push(format!("unknown setting `{key}`"));
                     continue;
@@ -164,6 +190,19 @@ impl Settings {
         }
     }
 
+    /// The model stages' configuration, when `llm.enabled` and an endpoint
+    /// is set; the key from the environment only (`RUNNABLE_LLM_API_KEY`,
+    /// else `OPENAI_API_KEY`).
+    pub fn llm_config(&self) -> Option<crate::llm::LlmConfig> {
+        let endpoint = self.llm_endpoint.clone().filter(|_| self.llm_enabled)?;
+        let mut c = crate::llm::LlmConfig::new(Some(endpoint));
+        c.model = self.llm_model.clone();
+        [c.environment_model, c.exploration_model, c.evolution_model] = self.llm_models.clone();
+        c.max_calls = self.llm_max_calls;
+        c.api_key = crate::llm::config::api_key_from(|k| std::env::var(k).ok());
+        Some(c)
+    }
+
     pub fn budget(&self) -> Duration {
         Duration::from_secs_f64(self.budget_seconds.clamp(1.0, 3600.0))
     }
@@ -173,7 +212,7 @@ fn flatten(prefix: &str, obj: &serde_json::Map<String, Value>, out: &mut Vec<(St
     for (k, v) in obj {
         let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
         match v {
-            Value::Object(inner) if matches!(key.as_str(), "hints" | "llm") => flatten(&key, inner, out),
+            Value::Object(inner) if matches!(key.as_str(), "hints" | "llm" | "llm.models") => flatten(&key, inner, out),
             _ => out.push((key, v.clone())),
         }
     }
@@ -190,6 +229,16 @@ fn distribution_names(v: &Value) -> Option<BTreeSet<String>> {
             .iter()
             .map(|item| item.as_str().map(str::trim).filter(|n| is_valid_distribution_name(n)).map(normalize_distribution))
             .collect(),
+        _ => None,
+    }
+}
+
+/// `null` or `""` -> Some(None); a string -> Some(Some(it)); else None (invalid).
+fn opt_string(v: &Value) -> Option<Option<String>> {
+    match v {
+        Value::Null => Some(None),
+        Value::String(s) if s.trim().is_empty() => Some(None),
+        Value::String(s) => Some(Some(s.trim().to_string())),
         _ => None,
     }
 }
@@ -242,6 +291,22 @@ mod tests {
         assert_eq!(s.budget_seconds, 5.0);
         assert_eq!(s.resource_dir, "data");
         assert!(!s.hints_coverage && !s.hints_values && s.llm_enabled);
+    }
+
+    #[test]
+    fn model_settings_route_stages_and_need_enabled_and_an_endpoint() {
+        let (s, w) = Settings::from_json(&json!({"llm": {"enabled": true, "endpoint": "http://localhost:11434/v1", "model": "llama3",
+            "models": {"evolution": "qwen2.5-coder"}, "maxCalls": 4}}));
+        assert!(w.is_empty(), "{w:?}");
+        let c = s.llm_config().unwrap();
+        assert_eq!(c.endpoint.as_deref(), Some("http://localhost:11434/v1"));
+        assert_eq!(c.model_for(crate::llm::Stage::Environment), "llama3");
+        assert_eq!(c.model_for(crate::llm::Stage::Evolution), "qwen2.5-coder");
+        assert_eq!(c.max_calls, 4);
+        let (off, _) = Settings::from_json(&json!({"llm.endpoint": "http://x/v1"}));
+        assert!(off.llm_config().is_none(), "off unless enabled");
+        let (_, w) = Settings::from_json(&json!({"llm.maxCalls": -1, "llm.apiKey": "sk-x"}));
+        assert_eq!(w.len(), 2, "no key in settings: {w:?}");
     }
 
     #[test]

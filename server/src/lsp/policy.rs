@@ -159,7 +159,7 @@ mod tests {
             names: Vec::new(),
             refinements: Vec::new(),
             rules: Vec::new(),
-            stats: Stats { executions: 1, llm_calls: 0, seconds: 0.0 },
+            stats: Stats { executions: 1, seconds: 0.0, ..Stats::default() },
             variants: Vec::new(),
             hits: BTreeMap::new(),
             values: BTreeMap::new(),
@@ -175,6 +175,7 @@ mod tests {
             notes: Vec::new(),
             stdout: String::new(),
             stderr: String::new(),
+            llm: None,
         }
     }
 

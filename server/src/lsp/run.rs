@@ -239,6 +239,9 @@ impl Progress for Bridge {
     fn evolving(&self, _variant: usize, _coverage: f64) {
         self.enter("evolving".into());
     }
+    fn asking_model(&self, stage: &str) {
+        self.enter(format!("asking the model ({stage})"));
+    }
     fn cancelled(&self) -> bool {
         self.cancel.is_cancelled()
     }
@@ -389,7 +392,7 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     }
 
     // 3. The engine, on a blocking thread, with progress and cancellation.
-    let opts = FixOptions { lines, install, allow_builds: settings.allow_builds.clone(), budget: settings.budget(), ..FixOptions::default() };
+    let opts = FixOptions { lines, install, allow_builds: settings.allow_builds.clone(), budget: settings.budget(), llm: settings.llm_config(), ..FixOptions::default() };
     let Some(result) = run_engine(state, snap, &loaded, &source, opts.clone(), handle, progress).await else { return Ok(None) };
     let mut report = result.inspect_err(|_| end_slot(state, snap, handle, install))?;
 

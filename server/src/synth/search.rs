@@ -33,6 +33,9 @@ pub trait Progress {
     fn running(&self, _run: usize, _elapsed: std::time::Duration) {}
     fn exploring(&self, _round: usize, _coverage: f64) {}
     fn evolving(&self, _variant: usize, _coverage: f64) {}
+    /// A model stage (`environment`, `exploration`, `evolution`) is being
+    /// asked, after the rules stalled (`llm::hybrid`).
+    fn asking_model(&self, _stage: &str) {}
     fn cancelled(&self) -> bool {
         false
     }
@@ -117,7 +120,7 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
 /// The candidates that, beside lines already `covered`, cover every line
 /// any of them covers: greedily, the one adding most lines first (a tie
 /// keeps the earlier one).
-fn smallest_cover<T>(covered: &[u32], mut candidates: Vec<T>, lines: impl Fn(&T) -> &[u32]) -> Vec<T> {
+pub fn smallest_cover<T>(covered: &[u32], mut candidates: Vec<T>, lines: impl Fn(&T) -> &[u32]) -> Vec<T> {
     let mut covered: HashSet<u32> = covered.iter().copied().collect();
     let mut kept = Vec::new();
     loop {

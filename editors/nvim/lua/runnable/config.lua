@@ -26,6 +26,12 @@ M.SETTINGS_KEYS = {
   'hints.coverage',
   'hints.values',
   'llm.enabled',
+  'llm.endpoint',
+  'llm.model',
+  'llm.models.environment',
+  'llm.models.exploration',
+  'llm.models.evolution',
+  'llm.maxCalls',
 }
 
 M.ACTION_KIND = 'refactor.rewrite.makeRunnable'
@@ -71,18 +77,28 @@ local setting_types = {
   ['hints.coverage'] = { 'boolean', 'nil' },
   ['hints.values'] = { 'boolean', 'nil' },
   ['llm.enabled'] = { 'boolean', 'nil' },
+  ['llm.endpoint'] = { 'string', 'nil' },
+  ['llm.model'] = { 'string', 'nil' },
+  ['llm.models.environment'] = { 'string', 'nil' },
+  ['llm.models.exploration'] = { 'string', 'nil' },
+  ['llm.models.evolution'] = { 'string', 'nil' },
+  ['llm.maxCalls'] = function(v)
+    return v == nil or (type(v) == 'number' and v >= 0 and v % 1 == 0), 'a whole number'
+  end,
 }
 
+--- Tables that group settings (`hints = {...}`, `llm = { models = {...} }`).
+local GROUPS = { hints = true, llm = true, ['llm.models'] = true }
+
 --- Dotted view of a settings table: `{hints = {coverage = false}}` -> `{['hints.coverage'] = false}`.
-local function flatten(settings)
-  local out = {}
+local function flatten(settings, prefix, out)
+  out = out or {}
   for k, v in pairs(settings) do
-    if (k == 'hints' or k == 'llm') and type(v) == 'table' then
-      for k2, v2 in pairs(v) do
-        out[k .. '.' .. k2] = v2
-      end
+    local key = prefix and (prefix .. '.' .. k) or k
+    if GROUPS[key] and type(v) == 'table' then
+      flatten(v, key, out)
     else
-      out[k] = v
+      out[key] = v
     end
   end
   return out

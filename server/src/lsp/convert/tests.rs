@@ -23,7 +23,7 @@ pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[
         names: Vec::new(),
         refinements: Vec::new(),
         rules: Vec::new(),
-        stats: Stats { executions: 1, llm_calls: 0, seconds: 0.1 },
+        stats: Stats { executions: 1, seconds: 0.1, ..Stats::default() },
         variants: Vec::new(),
         hits: BTreeMap::new(),
         values: BTreeMap::new(),
@@ -39,6 +39,7 @@ pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[
         denied: Vec::new(),
         stdout: String::new(),
         stderr: String::new(),
+        llm: None,
     }
 }
 
