@@ -934,7 +934,8 @@ fn what_a_print_wrote_is_a_hint_on_its_line_and_whole_on_hover() {
     let _turn = engine_turn();
     let s = Session::start(json!({}), false);
     let u = s.open("printing.py", "python", "for i in range(3):\n    print('row', i)\nprint('\\x1b[31mdone')\n");
-    s.make_runnable(&u, range(0, 0, 2, 0));
+    // Through the end of line 2 (a range ending at column 0 stops at the line before).
+    s.make_runnable(&u, range(0, 0, 3, 0));
     assert_eq!(s.run_finished(&u, RUN)["status"], "completed");
     let hints = s.inlay_hints(&u);
     let label = |line: u64| {

@@ -470,7 +470,9 @@ test('quick fixes without a run: Add the import, Create a sample of the file', {
       return true;
     }, 30000, 500);
     log(`code actions: ${JSON.stringify(await page.locator('.action-widget .monaco-list-row').allInnerTexts())}`);
-    await item.first().click();
+    // The menu has the focus: move to the entry, then take it (a click does not reach it).
+    await item.first().hover();
+    await page.keyboard.press('Enter');
   };
   await take(3, 'from tabulate import tabulate');
   await until('the import on line 1', async () => (await editorLines())[0].startsWith('from tabulate import tabulate'), 10000);
