@@ -894,3 +894,83 @@ fn a_missing_interpreter_fails_the_run_clearly_and_frees_the_document() {
         assert!(done["error"].as_str().unwrap().contains("/nonexistent/python3"), "{done}");
     }
 }
+
+#[test]
+fn the_provenance_lens_keeps_or_removes_the_prefix_and_the_files_the_run_created() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let text = fixture("missing_file.py");
+    let u = s.open("inventory.py", "python", &text);
+    s.make_runnable(&u, range(0, 0, 4, 0));
+    assert_eq!(s.run_finished(&u, RUN)["status"], "completed");
+    let created = s.root().join(".runnable/inventory.txt");
+    assert!(created.exists());
+    let lens = |s: &Session| s.client.request("textDocument/codeLens", json!({"textDocument": {"uri": u}})).unwrap().as_array().cloned().unwrap_or_default();
+    let lenses = lens(&s);
+    let titles: Vec<&str> = lenses.iter().map(|l| l["command"]["title"].as_str().unwrap()).collect();
+    assert_eq!(titles.len(), 3, "{lenses:?}");
+    assert!(titles[0].starts_with("Runnable: ") && titles[0].contains("created inventory.txt"), "{titles:?}");
+    assert_eq!(&titles[1..], ["Keep", "Remove"]);
+    // On the prefix's first line.
+    let doc = s.client.doc(&u).text;
+    let line = lenses[0]["range"]["start"]["line"].as_u64().unwrap() as usize;
+    assert!(doc.lines().nth(line).unwrap().starts_with("import os  # runnable"), "{line}: {doc}");
+    // A file of the user's beside it is never touched by Remove.
+    std::fs::write(s.root().join(".runnable/mine.txt"), "mine").unwrap();
+    let r = s.client.request("workspace/executeCommand", json!({"command": "runnable.remove", "arguments": [{"uri": u}]}));
+    assert_eq!(r.unwrap(), json!(true));
+    let start = Instant::now();
+    while created.exists() && start.elapsed() < SHORT {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!created.exists(), "the file the run created is deleted");
+    assert_eq!(s.client.doc(&u).text, text, "prefix and driver are out, the fragment as it was");
+    assert!(s.root().join(".runnable/mine.txt").exists());
+    assert!(lens(&s).is_empty(), "the lens goes with them");
+}
+
+#[test]
+fn what_a_print_wrote_is_a_hint_on_its_line_and_whole_on_hover() {
+    let _turn = engine_turn();
+    let s = Session::start(json!({}), false);
+    let u = s.open("printing.py", "python", "for i in range(3):\n    print('row', i)\nprint('\\x1b[31mdone')\n");
+    // Through the end of line 2 (a range ending at column 0 stops at the line before).
+    s.make_runnable(&u, range(0, 0, 3, 0));
+    assert_eq!(s.run_finished(&u, RUN)["status"], "completed");
+    let hints = s.inlay_hints(&u);
+    let label = |line: u64| {
+        hints.iter().filter(|h| h["position"]["line"] == line).filter_map(|h| h["label"].as_str()).find(|l| l.starts_with("› ")).map(str::to_string)
+    };
+    assert_eq!(label(1).as_deref(), Some("› row 0 ⏎ row 1 ⏎ row 2"), "{hints:?}");
+    assert_eq!(label(2).as_deref(), Some("› \u{fffd}[31mdone"), "no escape sequence reaches the editor: {hints:?}");
+    let hover = s.hover(&u, 1);
+    assert!(hover.contains("Printed:\n\n```text\nrow 0\nrow 1\nrow 2\n```"), "{hover}");
+}
+
+#[test]
+fn quick_fixes_without_a_run_import_define_and_create_a_sample() {
+    let s = Session::start(json!({}), false);
+    let u = s.open("quick.py", "python", "rows = [['a', 1]]\nprint(tabulate(rows))\nfor line in summarize(rows):\n    print(line)\nwith open('scores.csv') as fh:\n    print(fh.read())\n");
+    let diags = s.diagnostics(&u, SHORT, |d| codes(d).contains(&"missing-file".to_string()) && codes(d).iter().filter(|c| *c == "undefined-name").count() == 2);
+    let titles = |line: u64| -> Vec<Value> {
+        let here: Vec<Value> = diags.iter().filter(|d| d["range"]["start"]["line"] == line).cloned().collect();
+        s.code_actions(&u, range(line as u32, 0, line as u32, 0), Some(json!(["quickfix"])), json!(here)).unwrap().as_array().cloned().unwrap()
+    };
+    let tab = titles(1);
+    assert!(tab.iter().any(|a| a["title"] == "Add `from tabulate import tabulate`"), "{tab:?}");
+    let define = titles(2);
+    let stub = define.iter().find(|a| a["title"] == "Define `summarize` (a stub)").unwrap_or_else(|| panic!("{define:?}"));
+    let new_text = stub["edit"]["documentChanges"][0]["edits"][0]["newText"].as_str().unwrap();
+    assert!(new_text.starts_with("def summarize(*args, **kwargs):") && new_text.contains("return ["), "{new_text}");
+    let sample = titles(4);
+    let create = sample.iter().find(|a| a["title"] == "Create a sample `scores.csv`").unwrap_or_else(|| panic!("{sample:?}"));
+    assert!(create.get("edit").is_none());
+    let r = s.client.request("workspace/executeCommand", create["command"].clone()).unwrap();
+    assert!(r.as_str().unwrap().ends_with("/scores.csv"), "{r}");
+    let written = std::fs::read_to_string(s.root().join("scores.csv")).unwrap();
+    assert!(written.lines().next().unwrap().contains(','), "{written}");
+    // Never over a file that is there.
+    std::fs::write(s.root().join("scores.csv"), "mine").unwrap();
+    assert!(s.client.request("workspace/executeCommand", create["command"].clone()).is_err());
+    assert_eq!(std::fs::read_to_string(s.root().join("scores.csv")).unwrap(), "mine");
+}

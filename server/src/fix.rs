@@ -280,6 +280,7 @@ impl Engine {
                 .into_iter()
                 .map(|(l, vs)| (l, vs.into_iter().map(|(n, v)| (n, v.split_whitespace().collect::<Vec<_>>().join(" "))).collect()))
                 .collect(),
+            printed: to_fragment(&best.program, &best.outcome.printed),
             syntax_errors: Vec::new(),
             missing_packages: environment.missing.clone(),
             unknown_imports: plan.unknown.clone(),
@@ -618,6 +619,7 @@ fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchai
         variants: Vec::new(),
         hits: BTreeMap::new(),
         values: BTreeMap::new(),
+        printed: BTreeMap::new(),
         syntax_errors: analysis.syntax_errors.clone(),
         missing_packages: Vec::new(),
         unknown_imports: Vec::new(),

@@ -237,8 +237,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }))
         }
         Command::Lsp => {
-            // Logs go to stderr: stdout carries the protocol.
-            tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_max_level(tracing::Level::INFO).init();
+            // Logs go to stderr: stdout carries the protocol. Clients show
+            // a server's stderr as errors (Neovim logs every line as
+            // `[ERROR]`), so only warnings go there unless RUNNABLE_LOG asks
+            // for more; what the user should read goes as window/logMessage.
+            let level = std::env::var("RUNNABLE_LOG").ok().and_then(|l| l.parse().ok()).unwrap_or(tracing::Level::WARN);
+            tracing_subscriber::fmt().with_writer(std::io::stderr).with_ansi(false).with_max_level(level).init();
             runnable::lsp::serve_stdio()?;
             Ok(ExitCode::SUCCESS)
         }

@@ -12,6 +12,7 @@ trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/work" "$TMP/state" "$TMP/config" "$TMP/data"
 cp tests/fixtures/string_from_methods.py "$TMP/work/"
 cp tests/fixtures/string_from_methods.py "$TMP/work/by_code_action.py"
+cp tests/editors/fixtures/quick_fixes.py "$TMP/work/"
 # Neovim's own state (logs, shada) in the temp folder; Runnable's
 # environments stay in the user cache.
 XDG_CONFIG_HOME=$TMP/config XDG_STATE_HOME=$TMP/state XDG_DATA_HOME=$TMP/data \

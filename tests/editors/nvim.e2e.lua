@@ -181,8 +181,20 @@ if ran then
     for row, label in pairs(labels) do
       assert(not label:find('ran ×1'), ('"ran ×1" on row %d: %s'):format(row, label))
     end
-    assert(labels[fragment_rows[2]] == nil, 'a hint on the print line: ' .. vim.inspect(labels))
+    -- What the print wrote shows on its line.
+    assert((labels[fragment_rows[2]] or ''):find('^› %d'), 'no output hint on the print line: ' .. vim.inspect(labels))
     out:write(('# %d inlay hints\n'):format(#hints))
+  end)
+
+  check('the provenance lens over the prefix says what was made up, with Keep and Remove', function()
+    local titles
+    assert(vim.wait(10000, function()
+      pcall(vim.lsp.codelens.refresh, { bufnr = bufnr })
+      titles = vim.tbl_map(function(l) return l.command and l.command.title end, vim.lsp.codelens.get(bufnr))
+      return #titles >= 3
+    end, 200), 'no code lenses: ' .. vim.inspect(titles))
+    assert(titles[1]:find('^Runnable: ') and titles[1]:find('made up', 1, true), vim.inspect(titles))
+    assert(vim.tbl_contains(titles, 'Keep') and vim.tbl_contains(titles, 'Remove'), vim.inspect(titles))
   end)
 
   check(':Runnable report opens the Markdown report', function()
@@ -226,7 +238,69 @@ if ran then
     end, 50), 'no prefix:\n' .. table.concat(lines(b), '\n'))
     vim.api.nvim_set_current_buf(bufnr)
   end)
+
+  check("the lens's Remove takes the prefix out again in one edit", function()
+    local other = vim.fs.joinpath(vim.fs.dirname(file), 'by_code_action.py')
+    local b = vim.fn.bufnr(other)
+    vim.api.nvim_set_current_buf(b)
+    local remove
+    assert(vim.wait(10000, function()
+      pcall(vim.lsp.codelens.refresh, { bufnr = b })
+      for _, l in ipairs(vim.lsp.codelens.get(b)) do
+        if l.command and l.command.title == 'Remove' then
+          remove = l.command
+        end
+      end
+      return remove ~= nil
+    end, 200), 'no Remove lens')
+    local c = vim.lsp.get_clients({ bufnr = b, name = 'runnable' })[1]
+    c:exec_cmd(remove, { bufnr = b })
+    assert(vim.wait(10000, function()
+      return table.concat(lines(b), '\n'):find('record_line = ', 1, true) == nil
+    end, 50), 'the prefix is still there:\n' .. table.concat(lines(b), '\n'))
+    assert(vim.deep_equal(lines(b), original), 'not back to the original:\n' .. table.concat(lines(b), '\n'))
+    vim.api.nvim_set_current_buf(bufnr)
+  end)
 end
+
+check('quick fixes without a run: Add import, Create a sample file', function()
+  local qf = vim.fs.joinpath(vim.fs.dirname(file), 'quick_fixes.py')
+  vim.cmd.edit(vim.fn.fnameescape(qf))
+  local b = vim.api.nvim_get_current_buf()
+  assert(vim.wait(20000, function()
+    return #vim.diagnostic.get(b, { namespace = nil }) >= 2
+  end, 100), 'no diagnostics: ' .. vim.inspect(vim.diagnostic.get(b)))
+  local function take(row, pattern)
+    vim.api.nvim_win_set_cursor(0, { row, 4 })
+    vim.lsp.buf.code_action({
+      context = { only = { 'quickfix' } },
+      filter = function(a) return a.title:find(pattern, 1, true) ~= nil end,
+      apply = true,
+    })
+  end
+  take(3, 'from tabulate import tabulate')
+  assert(vim.wait(5000, function()
+    return lines(b)[1] == 'from tabulate import tabulate'
+  end, 50), 'no import:\n' .. table.concat(lines(b), '\n'))
+  local sample = vim.fs.joinpath(vim.fs.dirname(qf), 'scores.csv')
+  assert(vim.fn.filereadable(sample) == 0, 'scores.csv before the fix')
+  assert(vim.wait(10000, function()
+    return #vim.tbl_filter(function(d) return d.lnum == 4 end, vim.diagnostic.get(b)) > 0
+  end, 100), 'no missing-file diagnostic on the open line')
+  take(5, 'Create a sample `scores.csv`')
+  assert(vim.wait(10000, function()
+    return vim.fn.filereadable(sample) == 1
+  end, 50), 'no scores.csv on disk')
+  assert(vim.fn.readfile(sample)[1]:find(','), 'scores.csv is not CSV: ' .. vim.inspect(vim.fn.readfile(sample)))
+  vim.api.nvim_set_current_buf(bufnr)
+end)
+
+check('server logs: no INFO shown as an error, no initializationOptions warning', function()
+  local log = vim.lsp.get_log_path()
+  local text = vim.fn.filereadable(log) == 1 and table.concat(vim.fn.readfile(log), '\n') or ''
+  assert(not text:find('initializationOptions', 1, true), 'an initializationOptions warning:\n' .. text)
+  assert(not text:find(' INFO ', 1, true), 'server INFO in the log (as stderr):\n' .. text)
+end)
 
 if ran then
   -- The server's questions (window/showMessageRequest) reach the user

@@ -43,6 +43,7 @@ const FIXTURE = path.join(repo, 'tests/fixtures/string_from_methods.py');
 const SLOW_FIXTURE = path.join(here, 'fixtures/slow_fragment.py');
 const PACKAGE_FIXTURE = path.join(here, 'fixtures/needs_package.py');
 const FILE_FIXTURE = path.join(repo, 'tests/fixtures/missing_file.py');
+const QUICK_FIXTURE = path.join(here, 'fixtures/quick_fixes.py');
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const log = (...a) => console.log(`# [${(performance.now() / 1000).toFixed(1)}s]`, ...a);
@@ -160,6 +161,7 @@ before(guarded(async () => {
   fs.copyFileSync(PACKAGE_FIXTURE, path.join(workspace, 'needs_package.py'));
   fs.copyFileSync(FIXTURE, path.join(workspace, 'by_lightbulb.py'));
   fs.copyFileSync(FILE_FIXTURE, path.join(workspace, 'reads_file.py'));
+  fs.copyFileSync(QUICK_FIXTURE, path.join(workspace, 'quick_fixes.py'));
   writeSettings();
   // VS Code takes the extension host's environment from a login shell, so the
   // binary goes on PATH the way a user's profile puts it there.
@@ -288,6 +290,14 @@ test('Make Selection Runnable inserts the prefix, shows coverage hints and "Runn
   }, 20000);
   assert.ok(!(await editorLines()).some((l) => l.includes('ran ×1')), `no "ran ×1": ${JSON.stringify(await editorLines())}`);
   log(`hinted: ${JSON.stringify(hinted)}`);
+  // What the print wrote, on its line.
+  await until('the output hint on the print line', async () => (await editorLines()).some((x) => x.startsWith('print(len(fields)') && /› \d/.test(x)), 20000);
+  // The provenance lens above the prefix.
+  const lens = await until('the provenance lens', async () => {
+    const t = (await page.locator('.codelens-decoration').allInnerTexts()).join(' | ');
+    return /Runnable: .*made up/.test(t) && t.includes('Keep') && t.includes('Remove') && t;
+  }, 20000);
+  log(`lens: ${lens}`);
 
   // Saved, the file on disk holds the prefix and the unchanged fragment, and no hint text.
   await page.keyboard.press('Control+S');
@@ -436,6 +446,41 @@ test('a file the fragment reads is on disk with its content without any save, an
   await until('the saved document', async () => fs.readFileSync(file, 'utf8').includes('os.chdir('), 15000);
   const out = execFileSync('python3', [file], { cwd: '/', encoding: 'utf8' });
   assert.equal(out.trim(), content.split('\n')[0].trim(), 'the program prints the first line of the created file');
+
+  // The lens's Remove: the prefix and the file it created go, in one step.
+  await page.locator('.codelens-decoration a', { hasText: 'Remove' }).first().click();
+  await until('the prefix removed', async () => !(await editorLines()).some((l) => l.startsWith('os.chdir(')), 15000);
+  await until('inventory.txt deleted', async () => !fs.existsSync(created), 10000);
+  const want = fs.readFileSync(FILE_FIXTURE, 'utf8').split('\n').slice(0, 3).join('\n');
+  await until('back to the original', async () => (await editorLines()).slice(0, 3).map((l) => l.trimEnd()).join('\n') === want, 10000);
+}));
+
+test('quick fixes without a run: Add the import, Create a sample of the file', { timeout: 90000 }, guarded(async () => {
+  await openFile('quick_fixes.py', 'print(tabulate(rows))');
+  const take = async (line, title) => {
+    await page.locator('.editor-instance .view-lines').click();
+    await page.keyboard.press('Control+Home');
+    for (let i = 1; i < line; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    const item = page.locator('.action-widget .monaco-list-row', { hasText: title });
+    await until(`"${title}" in the code-action menu`, async () => {
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+.');
+      await item.first().waitFor({ timeout: 3000 });
+      return true;
+    }, 30000, 500);
+    log(`code actions: ${JSON.stringify(await page.locator('.action-widget .monaco-list-row').allInnerTexts())}`);
+    // The menu has the focus: move to the entry, then take it (a click does not reach it).
+    await item.first().hover();
+    await page.keyboard.press('Enter');
+  };
+  await take(3, 'from tabulate import tabulate');
+  await until('the import on line 1', async () => (await editorLines())[0].startsWith('from tabulate import tabulate'), 10000);
+  const sample = path.join(workspace, 'scores.csv');
+  assert.ok(!fs.existsSync(sample), 'no scores.csv before');
+  await take(5, 'Create a sample');
+  const text = await until('scores.csv on disk', async () => fs.existsSync(sample) && fs.readFileSync(sample, 'utf8'), 10000);
+  assert.ok(text.split('\n')[0].includes(','), `not CSV: ${text}`);
 }));
 
 test('the status item shows the last run of the active file, not of any file', { timeout: 60000 }, guarded(async () => {

@@ -8,6 +8,10 @@ if type(cfg) ~= 'table' then
   cfg = { server_path = 'runnable', settings = {} }
 end
 local settings = ok and config.server_settings(cfg) or {}
+-- An empty Lua table is encoded as a JSON list; the server takes an object.
+if next(settings) == nil then
+  settings = vim.empty_dict()
+end
 
 ---@type vim.lsp.Config
 return {

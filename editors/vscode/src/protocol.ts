@@ -13,6 +13,7 @@ export const SERVER_SETTINGS = [
   'resourceDir',
   'hints.coverage',
   'hints.values',
+  'hints.output',
   'llm.enabled',
   'llm.endpoint',
   'llm.model',

@@ -51,6 +51,7 @@ _write = os.write
 _exit = os._exit
 _getpid = os.getpid
 _settrace = sys.settrace
+_getframe = sys._getframe
 _flush_targets = lambda: (sys.__stdout__, sys.__stderr__, sys.stdout, sys.stderr)
 import builtins as _builtins_module
 _BUILTINS = dict(_builtins_module.__dict__)
@@ -64,6 +65,9 @@ NOFILE = 1024
 REPORT_FD = 1023  # where the child keeps its end of the report pipe
 REPORT_FILE = "..report"  # fallback when the program closed that pipe
 REPORT_CAP = 16 << 20     # a child's report larger than this is not read
+PRINTED_LINE_CAP = 1000   # characters of output kept per program line
+PRINTED_LINES_CAP = 200   # program lines whose output is kept
+PRINTED_TOTAL_CAP = 32 << 10
 MEMORY_POLL = 0.05        # seconds between two looks at the run's memory
 PR_SET_DUMPABLE = 4
 _WORKER_SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP", "SIGUSR1", "SIGUSR2", "SIGQUIT", "SIGALRM", "SIGTSTP",
@@ -961,6 +965,44 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
     for k, names in (req.get("probes") or {}).items():
         probes[int(k)] = [n for n in names if isinstance(n, str)]
     values = {}
+    # What the program wrote to stdout, by the line of the innermost program
+    # frame that wrote it (`print(x)` on line 7 -> printed[7]), capped: the
+    # editor shows it on that line. Written through as it was.
+    printed = {}
+    printed_total = [0]
+
+    class LineStdout:
+        __slots__ = ("_inner",)
+
+        def __init__(self, inner):
+            self._inner = inner
+
+        def write(self, s):
+            try:
+                if type(s) is str and s and printed_total[0] < PRINTED_TOTAL_CAP:
+                    f = _getframe(1)
+                    while f is not None and f.f_code.co_filename != path:
+                        f = f.f_back
+                    if f is not None:
+                        ln = f.f_lineno
+                        have = printed.get(ln)
+                        if have is not None or len(printed) < PRINTED_LINES_CAP:
+                            have = have or ""
+                            room = min(PRINTED_LINE_CAP - len(have), PRINTED_TOTAL_CAP - printed_total[0])
+                            if room > 0:
+                                piece = s[:room]
+                                printed[ln] = have + piece
+                                printed_total[0] += len(piece)
+            except BaseException:
+                pass
+            return self._inner.write(s)
+
+        def __getattr__(self, name):
+            return getattr(self._inner, name)
+
+        def __iter__(self):
+            return iter(self._inner)
+
     # The first exception a program frame saw, even if the program caught it:
     # a `try` body that fails silently is a failure to refine too.
     caught = [None]
@@ -1079,6 +1121,7 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
                 vals[str(line)] = row
         rep = {"status": status, "hit": sorted(counts), "completed": done,
                "counts": {str(k): v for k, v in started.items()}, "values": vals,
+               "printed": {str(k): v for k, v in list(printed.items())},
                "exception": exc, "limit": limit,
                "caught": caught[0] if status == "completed" else None}
         data = _encode(rep)
@@ -1123,6 +1166,8 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
     main.__builtins__ = __builtins__
     sys.modules["__main__"] = main
     g = main.__dict__
+    if sys.stdout is not None:
+        sys.stdout = LineStdout(sys.stdout)
     signal.setitimer(signal.ITIMER_REAL, max(timeout, 0.001))
     sys.settrace(tr)
     threading.settrace(tr)

@@ -754,7 +754,7 @@ mod tests {
         }
         let deep = vec!["d"; 40].join("/");
         let long = "n".repeat(300);
-        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a/..", ".", "a\\..\\b", "x\0y", "a\nb", &deep, &long] {
+        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a/..", ".", "a\\..\\b", "x\0y", "a\nb", &deep, &long, "C:\\Users\\ada\\x.jpg", "d:/data.csv", "\\\\srv\\share\\f"] {
             assert!(validate_resource_path(bad).is_err(), "{bad:?}");
         }
     }

@@ -36,6 +36,11 @@ pub fn resource_path_problem(p: &str) -> Option<&'static str> {
     if p.len() > MAX_RESOURCE_PATH {
         return Some("longer than 1024 bytes");
     }
+    if is_windows_absolute(p) {
+        // On this system it would be one strange file name in the run
+        // directory; it names a file on another machine.
+        return Some("an absolute Windows path");
+    }
     let mut normal = 0;
     for c in Path::new(p).components() {
         match c {
@@ -61,6 +66,13 @@ pub fn resource_path_problem(p: &str) -> Option<&'static str> {
         return Some("more than 16 folders deep");
     }
     None
+}
+
+/// `C:\Users\x.jpg`, `c:/data.csv`, `\\server\share\f`: a path Windows reads as absolute.
+pub fn is_windows_absolute(p: &str) -> bool {
+    let b = p.as_bytes();
+    let drive = b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/');
+    drive || p.starts_with("\\\\")
 }
 
 #[derive(Debug, Clone)]
@@ -145,6 +157,10 @@ pub struct RunOutcome {
     pub limit: Option<String>,
     /// Program line -> [(name, repr)] for probed names, first value only.
     pub values: BTreeMap<u32, Vec<(String, String)>>,
+    /// Program line -> what the program wrote to stdout while that line
+    /// was the innermost program frame's (capped per line and in all).
+    #[serde(default)]
+    pub printed: BTreeMap<u32, String>,
     /// Captured output, truncated.
     pub stdout: String,
     pub stderr: String,

@@ -20,6 +20,9 @@ const MAX_KEY: usize = 1000;
 const MAX_PATH: usize = 4096;
 const MAX_REPR: usize = 1000;
 const MAX_BASES: usize = 64;
+/// Output kept per program line, and lines with output (the harness's caps).
+const MAX_PRINTED: usize = 4000;
+const MAX_PRINTED_LINES: usize = 200;
 
 /// Python's hard keywords: never a name a program can be missing.
 const KEYWORDS: &[&str] = &[
@@ -101,6 +104,9 @@ pub fn sanitize_outcome(mut o: RunOutcome, output_bytes: usize) -> RunOutcome {
         }
     }
     o.values.retain(|_, row| !row.is_empty());
+    // Shown to people only (as plain text or in a code block), never code.
+    let printed = std::mem::take(&mut o.printed);
+    o.printed = printed.into_iter().take(MAX_PRINTED_LINES).map(|(line, text)| (line, cut(text, MAX_PRINTED))).collect();
     o
 }
 
@@ -110,6 +116,15 @@ mod tests {
 
     fn exc() -> ExceptionInfo {
         ExceptionInfo { type_name: "NameError".into(), message: "name 'x' is not defined".into(), ..Default::default() }
+    }
+
+    #[test]
+    fn printed_output_is_capped_per_line_and_in_lines() {
+        let mut o = crate::exec::worker::test_outcome();
+        o.printed = (1..=500).map(|l| (l, "é".repeat(5000))).collect();
+        let o = sanitize_outcome(o, 1000);
+        assert_eq!(o.printed.len(), MAX_PRINTED_LINES);
+        assert!(o.printed.values().all(|t| t.len() <= MAX_PRINTED && t.chars().all(|c| c == 'é')));
     }
 
     #[test]

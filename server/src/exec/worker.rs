@@ -77,6 +77,8 @@ struct WireResult {
     counts: BTreeMap<String, u64>,
     #[serde(default)]
     values: BTreeMap<String, Vec<(String, String)>>,
+    #[serde(default)]
+    printed: BTreeMap<String, String>,
     exception: Option<ExceptionInfo>,
     #[serde(default)]
     caught: Option<ExceptionInfo>,
@@ -102,6 +104,7 @@ impl WireResult {
             caught: self.caught,
             limit: self.limit,
             values: int_keys(self.values),
+            printed: int_keys(self.printed),
             stdout: self.stdout,
             stderr: self.stderr,
             duration: Duration::from_secs_f64(if self.duration.is_finite() { self.duration.clamp(0.0, 1e6) } else { 0.0 }),
@@ -125,10 +128,17 @@ fn bare_outcome(status: RunStatus, limit: String, duration: Duration) -> RunOutc
         caught: None,
         limit: Some(limit),
         values: BTreeMap::new(),
+        printed: BTreeMap::new(),
         stdout: String::new(),
         stderr: String::new(),
         duration,
     }
+}
+
+/// A completed outcome with nothing in it, for tests.
+#[cfg(test)]
+pub(crate) fn test_outcome() -> RunOutcome {
+    RunOutcome { status: RunStatus::Completed, limit: None, ..bare_outcome(RunStatus::Completed, String::new(), Duration::ZERO) }
 }
 
 /// The outcome of a run its caller cancelled.

@@ -20,6 +20,7 @@ pub const SETTINGS_KEYS: &[&str] = &[
     "resourceDir",
     "hints.coverage",
     "hints.values",
+    "hints.output",
     "llm.enabled",
     "llm.endpoint",
     "llm.model",
@@ -33,7 +34,12 @@ pub const SETTINGS_KEYS: &[&str] = &[
 pub const CMD_MAKE_RUNNABLE: &str = "runnable.makeRunnable";
 pub const CMD_SHOW_REPORT: &str = "runnable.showReport";
 pub const CMD_CANCEL: &str = "runnable.cancel";
-pub const COMMANDS: &[&str] = &[CMD_MAKE_RUNNABLE, CMD_SHOW_REPORT, CMD_CANCEL];
+/// `{uri, path, how}`: create a sample of a file the code reads (quick fix).
+pub const CMD_CREATE_SAMPLE: &str = "runnable.createSample";
+/// `{uri}`: the provenance lens's answers (Keep the prefix, Remove it).
+pub const CMD_KEEP: &str = "runnable.keep";
+pub const CMD_REMOVE: &str = "runnable.remove";
+pub const COMMANDS: &[&str] = &[CMD_MAKE_RUNNABLE, CMD_SHOW_REPORT, CMD_CANCEL, CMD_CREATE_SAMPLE, CMD_KEEP, CMD_REMOVE];
 /// The code action kind and title.
 pub const ACTION_KIND: &str = "refactor.rewrite.makeRunnable";
 pub const ACTION_TITLE: &str = "Make this runnable";
@@ -79,6 +85,8 @@ pub struct Settings {
     pub resource_dir: String,
     pub hints_coverage: bool,
     pub hints_values: bool,
+    /// What a line printed, as a hint (`› hello`).
+    pub hints_output: bool,
     pub llm_enabled: bool,
     /// OpenAI-compatible base URL; the key only ever from the environment.
     pub llm_endpoint: Option<String>,
@@ -99,6 +107,7 @@ impl Default for Settings {
             resource_dir: ".runnable".into(),
             hints_coverage: true,
             hints_values: true,
+            hints_output: true,
             llm_enabled: false,
             llm_endpoint: None,
             llm_model: None,
@@ -119,7 +128,8 @@ impl Settings {
         let mut flat = Vec::new();
         if let Some(obj) = value.as_object() {
             flatten("", obj, &mut flat);
-        } else if !value.is_null() {
+        } else if !value.is_null() && value.as_array().is_none_or(|a| !a.is_empty()) {
+            // (An empty list is how some clients, Neovim's Lua among them, encode `{}`.)
             warnings.push(format!("settings must be an object, got {value}"));
         }
         for (key, v) in flat {
@@ -151,6 +161,7 @@ impl Settings {
                     .is_some(),
                 "hints.coverage" => v.as_bool().map(|b| s.hints_coverage = b).is_some(),
                 "hints.values" => v.as_bool().map(|b| s.hints_values = b).is_some(),
+                "hints.output" => v.as_bool().map(|b| s.hints_output = b).is_some(),
                 "llm.enabled" => v.as_bool().map(|b| s.llm_enabled = b).is_some(),
                 "llm.endpoint" => opt_string(&v).map(|e| s.llm_endpoint = e).is_some(),
                 "llm.model" => opt_string(&v).map(|m| s.llm_model = m).is_some(),

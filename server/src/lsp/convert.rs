@@ -4,7 +4,8 @@
 
 use super::anchors::Anchored;
 use super::config::{Settings, CODE_RUNTIME, CODE_SYNTAX, SOURCE};
-use super::diagnostics::Finding;
+use super::diagnostics::{Finding, Offer};
+use super::config::CMD_CREATE_SAMPLE;
 use super::document::{Language, LineResult, RuntimeError, Snapshot};
 use super::position::{self, Encoding};
 use super::regions::Fragment;
@@ -24,10 +25,12 @@ pub fn diagnostic(rope: &Rope, f: &Finding, enc: Encoding) -> Diagnostic {
         code: Some(NumberOrString::String(f.code.to_string())),
         source: Some(SOURCE.to_string()),
         message: f.message.clone(),
-        data: match (&f.fix, &f.rewrite) {
-            (Some(fix), _) => Some(json!({ "fix": fix, "line": f.fix_line })),
-            (None, Some(rewrite)) => Some(json!({ "rewrite": rewrite })),
-            (None, None) => None,
+        data: match (&f.fix, &f.rewrite, &f.offer) {
+            (Some(fix), _, _) => Some(json!({ "fix": fix, "line": f.fix_line })),
+            (None, Some(rewrite), _) => Some(json!({ "rewrite": rewrite })),
+            (None, None, Some(Offer::Define { name, stub, line })) => Some(json!({ "define": name, "stub": stub, "line": line })),
+            (None, None, Some(Offer::Sample { path, how })) => Some(json!({ "sample": path, "how": how })),
+            (None, None, None) => None,
         },
         ..Default::default()
     }
@@ -75,6 +78,32 @@ pub fn quick_fix(uri: &Uri, version: i32, diag: &Diagnostic, rope: &Rope) -> Opt
             ..Default::default()
         });
     }
+    if let (Some(name), Some(stub), Some(line)) = (data.get("define").and_then(|v| v.as_str()), data.get("stub").and_then(|v| v.as_str()), data.get("line").and_then(|v| v.as_u64())) {
+        let line = (line as u32).min(rope.len_lines().saturating_sub(1) as u32);
+        let edit = TextEdit { range: Range::new(Position::new(line, 0), Position::new(line, 0)), new_text: stub.to_string() };
+        return Some(CodeAction {
+            title: format!("Define `{name}` (a stub)"),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![diag.clone()]),
+            edit: Some(versioned_edit(uri, Some(version), vec![edit])),
+            ..Default::default()
+        });
+    }
+    if let (Some(path), Some(how)) = (data.get("sample").and_then(|v| v.as_str()), data.get("how").and_then(|v| v.as_str())) {
+        // The server writes the file (`safe_write`: never over one that is
+        // there, never through a symlink); the action only names it.
+        return Some(CodeAction {
+            title: format!("Create a sample `{path}`"),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![diag.clone()]),
+            command: Some(Command {
+                title: format!("Create a sample `{path}`"),
+                command: CMD_CREATE_SAMPLE.to_string(),
+                arguments: Some(vec![json!({ "uri": uri, "path": path, "how": how })]),
+            }),
+            ..Default::default()
+        });
+    }
     let fix = data.get("fix")?.as_str()?;
     let line = data.get("line")?.as_u64()? as u32;
     if line as usize >= rope.len_lines() {
@@ -89,6 +118,44 @@ pub fn quick_fix(uri: &Uri, version: i32, diag: &Diagnostic, rope: &Rope) -> Opt
         diagnostics: Some(vec![diag.clone()]),
         edit: Some(versioned_edit(uri, Some(version), vec![edit])),
         is_preferred: Some(true),
+        ..Default::default()
+    })
+}
+
+/// "Add all missing imports": every import our diagnostics of the
+/// document know (each once), in one versioned edit; None unless there are
+/// at least two.
+pub fn all_imports_fix(uri: &Uri, version: i32, diags: &[Diagnostic], rope: &Rope) -> Option<CodeAction> {
+    let mut seen = BTreeSet::new();
+    let mut by_line: std::collections::BTreeMap<u32, Vec<String>> = Default::default();
+    let mut fixed = Vec::new();
+    for d in diags.iter().filter(|d| d.source.as_deref() == Some(SOURCE)) {
+        let Some(data) = &d.data else { continue };
+        let (Some(fix), Some(line)) = (data.get("fix").and_then(|v| v.as_str()), data.get("line").and_then(|v| v.as_u64())) else { continue };
+        if line as usize >= rope.len_lines() {
+            continue;
+        }
+        fixed.push(d.clone());
+        if seen.insert(fix.to_string()) {
+            by_line.entry(line as u32).or_default().push(fix.to_string());
+        }
+    }
+    if seen.len() < 2 {
+        return None;
+    }
+    let edits = by_line
+        .into_iter()
+        .map(|(line, fixes)| {
+            let indent: String = position::line_text(rope, line as usize).chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+            let text: String = fixes.iter().map(|f| format!("{indent}{f}\n")).collect();
+            TextEdit { range: Range::new(Position::new(line, 0), Position::new(line, 0)), new_text: text }
+        })
+        .collect();
+    Some(CodeAction {
+        title: format!("Add all missing imports ({})", seen.len()),
+        kind: Some(CodeActionKind::QUICKFIX),
+        diagnostics: Some(fixed),
+        edit: Some(versioned_edit(uri, Some(version), edits)),
         ..Default::default()
     })
 }
@@ -115,8 +182,9 @@ pub fn line_results(report: &FixReport, fragment: Fragment, rope: &Rope) -> (Vec
     let mut hints = Vec::new();
     for l in 1..=(fragment.end - fragment.start + 1) {
         let values = report.values.get(&l).cloned().unwrap_or_default();
+        let printed = report.printed.get(&l).filter(|t| !t.is_empty()).cloned();
         let is_exec = executable.contains(&l);
-        if !is_exec && values.is_empty() {
+        if !is_exec && values.is_empty() && printed.is_none() {
             continue;
         }
         let hits = report.hits.get(&l).copied().unwrap_or(0);
@@ -125,7 +193,7 @@ pub fn line_results(report: &FixReport, fragment: Fragment, rope: &Rope) -> (Vec
         hints.push(Anchored {
             line,
             text: position::line_text(rope, line as usize),
-            value: LineResult { executable: is_exec, hits: if ran { hits.max(1) } else { 0 }, values },
+            value: LineResult { executable: is_exec, hits: if ran { hits.max(1) } else { 0 }, values, printed },
         });
     }
     let errors = report
@@ -204,6 +272,11 @@ pub fn inlay_hints<'a>(
             let shown = unspelled_values(&line, &a.value.values);
             if !shown.is_empty() {
                 out.push(hint(values_label(&shown), "Runnable: the first value assigned on this line (hover the line for the whole value)"));
+            }
+        }
+        if settings.hints_output {
+            if let Some(text) = &a.value.printed {
+                out.push(hint(printed_label(text), "Runnable: what this line printed in the last run (hover the line for all of it)"));
             }
         }
     }
@@ -328,6 +401,23 @@ pub fn values_label(values: &[(String, String)]) -> String {
     }
 }
 
+/// Longest hint text for a line's output, in chars.
+const HINT_OUTPUT_CHARS: usize = 50;
+
+/// Run output as a person can read it on one line of an editor: control
+/// characters (escape sequences, carriage returns) shown as `�`, lines
+/// joined with ` ⏎ `.
+fn printable(text: &str) -> String {
+    text.chars().map(|c| if c.is_control() && c != '\n' && c != '\t' { '\u{fffd}' } else { c }).collect()
+}
+
+/// `› hello ⏎ world`: what a line printed, on one line and truncated.
+pub fn printed_label(text: &str) -> String {
+    let one = printable(text).lines().map(str::trim_end).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" ⏎ ").replace('\t', " ");
+    let short = if one.chars().count() > HINT_OUTPUT_CHARS { format!("{}…", one.chars().take(HINT_OUTPUT_CHARS - 1).collect::<String>()) } else { one };
+    format!("› {short}")
+}
+
 /// The hover of a line the last run left results on: how many times it ran
 /// and each value whole, as the run reported it, in an inert code block
 /// (run text never becomes Markdown: no link, image or HTML can form).
@@ -343,6 +433,9 @@ pub fn hover_markdown(result: &LineResult) -> Option<String> {
     if !result.values.is_empty() {
         let text = result.values.iter().map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join("\n");
         parts.push(format!("First value assigned:\n\n{}", super::report_md::block(&text, "python")));
+    }
+    if let Some(text) = &result.printed {
+        parts.push(format!("Printed:\n\n{}", super::report_md::block(printable(text).trim_end_matches('\n'), "text")));
     }
     (!parts.is_empty()).then(|| parts.join("\n\n"))
 }
@@ -362,7 +455,29 @@ pub struct ResultEdit {
     pub folder: Option<(PathBuf, PathBuf)>,
     /// The runnable copy to open (wrapped fragments), as one of `files`.
     pub show: Option<PathBuf>,
+    /// Why the result is a copy and not an edit of the document (said to
+    /// the user when the copy is written).
+    pub copy_reason: Option<String>,
     pub note: Option<String>,
+    /// The texts the edit inserts into the document, in document order (the
+    /// provenance lens finds them again to take them out).
+    pub inserted: Vec<String>,
+}
+
+/// Why a wrapped fragment gets a runnable copy: the statement that only a
+/// function body may hold, and where the copy is.
+pub fn copy_reason(snap: &Snapshot, fragment: Fragment, copy: &Path) -> String {
+    let text = (fragment.start..=fragment.end).map(|l| position::line_text(&snap.rope, l as usize)).collect::<Vec<_>>().join("\n");
+    let what = match crate::analysis::analyze(&text).wrap {
+        crate::analysis::Wrap::Function { is_generator: true, .. } => "`yield`",
+        crate::analysis::Wrap::Function { is_async: true, .. } => "`await`",
+        _ => "`return` (or `nonlocal`)",
+    };
+    format!(
+        "Runnable: this code uses {what} outside a function, so it runs only as a function body. Your file is left as it is; \
+         the runnable version (wrapped in a function, with what it needs) is the copy {}.",
+        copy.display()
+    )
 }
 
 /// How the result of a run becomes edits: the prefix inserted above the
@@ -413,6 +528,7 @@ pub fn result_edit(snap: &Snapshot, fragment: Fragment, report: &FixReport, opts
             }
             text.push_str(&report.program);
             let copy = PathBuf::from(format!("{stem}.runnable.py"));
+            out.copy_reason = Some(copy_reason(snap, fragment, &Path::new(resource_dir).join(&copy)));
             out.files.push((copy.clone(), text.into_bytes()));
             out.show = Some(copy);
         } else {
@@ -420,6 +536,7 @@ pub fn result_edit(snap: &Snapshot, fragment: Fragment, report: &FixReport, opts
         }
     } else {
         let edits = in_place_edits(snap, fragment, report, resource_dir, has_resources && base.is_some(), encoding);
+        out.inserted = edits.iter().map(|e| e.new_text.clone()).collect();
         if !edits.is_empty() {
             if document_changes {
                 edit.document_changes = Some(DocumentChanges::Operations(vec![DocumentChangeOperation::Edit(TextDocumentEdit {
@@ -447,9 +564,22 @@ fn in_place_edits(snap: &Snapshot, fragment: Fragment, report: &FixReport, resou
         .map(|t| t.chars().take_while(|c| *c == ' ' || *c == '\t').collect::<String>())
         .min_by_key(|s| s.len())
         .unwrap_or_default();
+    // After the fragment's docstring and imports, repeating none of them.
+    let dedented: String = (fragment.start..=fragment.end)
+        .map(|l| {
+            let t = position::line_text(rope, l as usize);
+            t.strip_prefix(indent.as_str()).unwrap_or(t.trim_start()).to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let leading = super::prefix_place::leading(&dedented);
+    let mut have = leading.imports;
+    let at = fragment.start + leading.lines;
     let mut head = String::new();
     if chdir {
-        head.push_str(&format!("import os  # runnable: the files this code reads are in {resource_dir}/\n"));
+        if have.insert("import os".to_string()) {
+            head.push_str(&format!("import os  # runnable: the files this code reads are in {resource_dir}/\n"));
+        }
         match snap.language {
             Language::Markdown => head.push_str(&format!("os.chdir({resource_dir:?})  # relative to this Markdown file's folder\n")),
             _ => head.push_str(&format!("os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), {resource_dir:?}))\n")),
@@ -458,11 +588,19 @@ fn in_place_edits(snap: &Snapshot, fragment: Fragment, report: &FixReport, resou
             head.push_str("import sys; sys.path.insert(0, os.getcwd())\n");
         }
     }
-    head.push_str(&report.prefix);
+    head.push_str(&super::prefix_place::without_repeated_imports(&report.prefix, &mut have));
     let mut edits = Vec::new();
     if !head.trim().is_empty() {
         head.push('\n');
-        edits.push(TextEdit { range: Range::new(Position::new(fragment.start, 0), Position::new(fragment.start, 0)), new_text: indent_block(&head, &indent) });
+        let text = indent_block(&head, &indent);
+        let edit = if at > fragment.start && !ends_with_newline(rope, at as usize - 1) {
+            // Below a last line without a newline.
+            let end = position::line_end(rope, at as usize - 1, enc);
+            TextEdit { range: Range::new(end, end), new_text: format!("\n{text}") }
+        } else {
+            TextEdit { range: Range::new(Position::new(at, 0), Position::new(at, 0)), new_text: text }
+        };
+        edits.push(edit);
     }
     if !report.suffix.trim().is_empty() {
         let driver = format!("\n{}", indent_block(&report.suffix, &indent));

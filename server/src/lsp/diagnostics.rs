@@ -31,6 +31,18 @@ pub struct Finding {
     /// A certain quick fix of another kind: this text in place of
     /// `start..end` (`print x` -> `print(x)`).
     pub rewrite: Option<String>,
+    /// A fix that is one choice among others (a stub, a sample file).
+    pub offer: Option<Offer>,
+}
+
+/// Fixes the user may want, offered as code actions without a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Offer {
+    /// Insert this stub definition at 0-based document line `line`.
+    Define { name: String, stub: String, line: u32 },
+    /// Create a sample of this file (next to the document), made for being
+    /// read with `how` (`synth::resources`).
+    Sample { path: String, how: String },
 }
 
 /// What the environment says, when known.
@@ -91,11 +103,14 @@ pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Find
             fix: None,
             fix_line,
             rewrite,
+            offer: None,
         });
     }
 
     // Undefined names.
     let star = star_import || has_star_import(analysis);
+    // Where a stub definition goes: after the region's docstring and imports.
+    let def_line = &(region.first_line + super::prefix_place::leading(&region.text).lines);
     if !star {
         for free in &analysis.free_names {
             let name = free.name.as_str();
@@ -108,9 +123,19 @@ pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Find
                 .or_else(|| well_known_import(name))
                 .map(str::to_string)
                 .or_else(|| {
-                    let stdlib_module = env.stdlib.is_some_and(|s| s.contains(name));
+                    // A module of the standard library or of the distribution
+                    // table: `json.loads(s)` imports it; `tabulate(rows)`, called
+                    // with no attributes, takes the callable of its name.
+                    let module = env.stdlib.is_some_and(|s| s.contains(name)) || knowledge::distribution_for(name).is_some_and(|_| !name.contains('.'));
                     let used_as_module = !free.usage.attrs.is_empty() && free.usage.calls.is_empty() && free.usage.subscripts.is_empty();
-                    (stdlib_module && used_as_module).then(|| format!("import {name}"))
+                    let called_alone = !free.usage.calls.is_empty() && free.usage.attrs.is_empty() && free.usage.subscripts.is_empty();
+                    if module && used_as_module {
+                        Some(format!("import {name}"))
+                    } else if module && called_alone && knowledge::distribution_for(name).is_some() {
+                        Some(format!("from {name} import {name}"))
+                    } else {
+                        None
+                    }
                 });
             let message = match &fix {
                 Some(f) => format!("`{name}` is not defined (`{f}`?)"),
@@ -122,6 +147,11 @@ pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Find
                 end: col + name.len(),
                 code: CODE_UNDEFINED,
                 message,
+                offer: if fix.is_none() && !free.usage.calls.is_empty() && free.usage.attrs.is_empty() {
+                    Some(Offer::Define { name: name.to_string(), stub: super::stubs::stub(name, &free.usage), line: *def_line })
+                } else {
+                    None
+                },
                 fix,
                 fix_line,
                 rewrite: None,
@@ -161,7 +191,7 @@ pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Find
                 Some(c) => (c, c + import.module.len()),
                 None => (0, text.len()),
             };
-            out.push(Finding { line: doc_line(import.line), start, end, code: CODE_UNRESOLVED, message, fix: None, fix_line, rewrite: None });
+            out.push(Finding { line: doc_line(import.line), start, end, code: CODE_UNRESOLVED, message, fix: None, fix_line, rewrite: None, offer: None });
         }
     }
 
@@ -178,10 +208,16 @@ pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Find
             start,
             end,
             code: CODE_MISSING_FILE,
-            message: format!("`{p}` does not exist next to this file (Make this runnable creates an example)"),
+            message: if crate::exec::is_windows_absolute(p) {
+                format!("`{p}` is an absolute Windows path and does not exist here (Make this runnable does not create it)")
+            } else {
+                format!("`{p}` does not exist next to this file (Make this runnable creates an example)")
+            },
             fix: None,
             fix_line,
             rewrite: None,
+            offer: (!crate::exec::is_windows_absolute(p) && crate::synth::resources::resource_for(p, &file.how).is_some())
+                .then(|| Offer::Sample { path: p.to_string(), how: file.how.clone() }),
         });
     }
     out
@@ -429,6 +465,31 @@ mod tests {
                 (3, 0, CODE_UNDEFINED, Some("import os".into())),
             ]
         );
+    }
+
+    #[test]
+    fn modules_of_the_tables_and_offers_without_a_run() {
+        let text = "import os\nprint(tabulate(rows))\nr = requests.get(u)\nfor x in summarize(r):\n    print(x)\nopen('scores.csv')\nopen('C:\\\\Users\\\\ada\\\\x.jpg')\n";
+        let got = check(text, None);
+        assert!(got.contains(&(1, 6, CODE_UNDEFINED, Some("from tabulate import tabulate".into()))), "{got:?}");
+        assert!(got.contains(&(2, 4, CODE_UNDEFINED, Some("import requests".into()))), "{got:?}");
+        let r = region(text);
+        let a = crate::analysis::analyze(&r.text);
+        let std = stdlib();
+        let exists = |_: &str| false;
+        let scope = Scope { env: EnvFacts { stdlib: Some(&std), missing: None }, defined: &BTreeSet::new(), star_import: false, fix_line: 0, exists: &exists };
+        let all = findings(&r, &a, &scope);
+        let offer = |line: u32| all.iter().find(|f| f.line == line && f.offer.is_some()).and_then(|f| f.offer.clone());
+        match offer(3) {
+            Some(Offer::Define { name, stub, line }) => {
+                assert_eq!((name.as_str(), line), ("summarize", 1), "below the imports");
+                assert!(stub.contains("return ["), "{stub}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(offer(5), Some(Offer::Sample { path: "scores.csv".into(), how: "open".into() }));
+        let windows = all.iter().find(|f| f.line == 6 && f.code == CODE_MISSING_FILE).expect("reported");
+        assert!(windows.offer.is_none() && windows.message.contains("absolute Windows path"), "{windows:?}");
     }
 
     #[test]

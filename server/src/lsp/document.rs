@@ -62,6 +62,8 @@ pub struct LineResult {
     pub hits: u64,
     /// First values assigned on the line: (name, repr).
     pub values: Vec<(String, String)>,
+    /// What the run printed from this line (stdout), if anything.
+    pub printed: Option<String>,
 }
 
 /// The exception that stopped a run, on its line.
@@ -226,7 +228,7 @@ mod tests {
     }
 
     fn result(hits: u64) -> LineResult {
-        LineResult { executable: true, hits, values: vec![] }
+        LineResult { executable: true, hits, values: vec![], printed: None }
     }
 
     #[test]

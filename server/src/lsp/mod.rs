@@ -15,8 +15,15 @@
 //! * `files` (pure), `safe_write`: which of a run's files to write, and
 //!   writing every file the server writes: never through a symlink, never
 //!   outside `resourceDir`, never over a file unless the user says so.
+//! * `prefix_place` (pure): where the prefix goes (after the fragment's
+//!   docstring and imports) and which of its imports the code already has.
+//! * `provenance` (pure): the lens over an applied prefix (what was made
+//!   up, what was created) and what its Remove takes out.
 //! * `policy`: approval (`runPolicy`) and escalation (network for one
 //!   re-run) decided without I/O; `run` asks and acts.
+//! * `stubs` (pure): "Define `name`", a stub returning what its result is used as.
+//! * `whole_block` (pure): a selection too small for the names it needs,
+//!   and the block around it that defines them.
 //! * `config`: settings and the names shared with the editors.
 //! * `transport`: keeps malformed input from stopping the server.
 
@@ -30,14 +37,18 @@ pub mod files;
 pub mod handlers;
 pub mod policy;
 pub mod position;
+pub mod prefix_place;
+pub mod provenance;
 pub mod publish;
 pub mod regions;
 pub mod report_md;
 pub mod run;
 pub mod safe_write;
 pub mod state;
+pub mod stubs;
 pub mod syntax;
 pub mod transport;
+pub mod whole_block;
 
 pub use config::SETTINGS_KEYS;
 
@@ -161,6 +172,10 @@ impl LanguageServer for Router {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         guard("textDocument/hover", || hover::handle(&self.state, params))
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        guard("textDocument/codeLens", || code_lens::handle(&self.state, params))
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {

@@ -98,6 +98,22 @@ pub fn network_question(denial: &Denial) -> String {
     format!("Runnable: the sandbox blocked network access ({}). Allow network for this run?", denial.detail)
 }
 
+/// The install question, saying whose imports need each distribution: the
+/// fragment's own (`own`) or the prefix Runnable wrote (a value made with
+/// a library the code never imports itself).
+pub fn install_question(own: &std::collections::BTreeSet<String>, missing: &[String]) -> String {
+    let norm = crate::knowledge::normalize_distribution;
+    let is_own = |m: &String| own.iter().any(|o| norm(o) == norm(m));
+    let (mine, prefix): (Vec<&String>, Vec<&String>) = missing.iter().partition(|m| is_own(m));
+    let list = |v: &[&String]| v.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
+    let what = match (mine.is_empty(), prefix.is_empty()) {
+        (false, true) => format!("this code imports {}", list(&mine)),
+        (true, false) => format!("the prefix Runnable wrote for this code imports {}", list(&prefix)),
+        _ => format!("this code imports {} and the prefix Runnable wrote imports {}", list(&mine), list(&prefix)),
+    };
+    format!("Runnable: {what} from PyPI, not installed in its environment. Install into Runnable's cached environment?")
+}
+
 /// Only an explicit "Allow network for this run" allows it.
 pub fn allows_network(title: Option<&str>) -> bool {
     title == Some(ALLOW_NETWORK)
@@ -110,6 +126,17 @@ mod tests {
     use crate::exec::Containment;
     use crate::report::{Stats, Status};
     use std::collections::BTreeMap;
+
+    #[test]
+    fn the_install_question_says_whose_import_it_is() {
+        let own: std::collections::BTreeSet<String> = ["pandas".to_string()].into();
+        let q = install_question(&own, &["pandas".into()]);
+        assert!(q.starts_with("Runnable: this code imports pandas from PyPI"), "{q}");
+        let q = install_question(&Default::default(), &["pandas".into()]);
+        assert!(q.starts_with("Runnable: the prefix Runnable wrote for this code imports pandas from PyPI"), "{q}");
+        let q = install_question(&own, &["pandas".into(), "numpy".into()]);
+        assert!(q.contains("this code imports pandas and the prefix Runnable wrote imports numpy"), "{q}");
+    }
 
     #[test]
     fn the_policy_decides_unless_it_asks() {
@@ -163,6 +190,7 @@ mod tests {
             variants: Vec::new(),
             hits: BTreeMap::new(),
             values: BTreeMap::new(),
+            printed: BTreeMap::new(),
             syntax_errors: Vec::new(),
             missing_packages: Vec::new(),
             unknown_imports: Vec::new(),

@@ -21,7 +21,7 @@ impl Region {
     pub fn last_line(&self) -> u32 {
         self.first_line + self.lines.saturating_sub(1)
     }
-    fn contains(&self, line: u32) -> bool {
+    pub fn contains(&self, line: u32) -> bool {
         self.lines > 0 && line >= self.first_line && line <= self.last_line()
     }
 }

@@ -350,19 +350,19 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     let env_source = source.clone();
     let env = tokio::task::spawn_blocking(move || -> Result<EnvCheck, String> {
         let loaded = env_state.engine.get(&env_settings)?;
-        let dists = needed_distributions(&loaded, &env_source, lines);
+        let (dists, own) = needed_distributions(&loaded, &env_source, lines);
         let missing = if dists.is_empty() {
             Vec::new()
         } else {
             loaded.envs.prepare_allowing(&dists, &[], false, &env_settings.allow_builds).map_err(|e| e.to_string())?.missing
         };
-        Ok(EnvCheck { loaded, dists, missing })
+        Ok(EnvCheck { loaded, dists, own, missing })
     });
     let checked = tokio::select! {
         r = env => r.map_err(|e| format!("the environment check failed: {e}")).and_then(|r| r),
         _ = handle.cancel.cancelled() => { release(state, &snap.uri, handle.id); return Ok(None) }
     };
-    let EnvCheck { loaded, dists, missing } = checked.inspect_err(|_| release(state, &snap.uri, handle.id))?;
+    let EnvCheck { loaded, dists, own, missing } = checked.inspect_err(|_| release(state, &snap.uri, handle.id))?;
 
     // 2. Installing asks first.
     let install = if missing.is_empty() {
@@ -370,7 +370,7 @@ async fn execute(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
         // optional dependency a library asks for while the fragment runs.
         settings.install_policy == InstallPolicy::Always
     } else {
-        let ask = decide_install(state, settings.install_policy, &dists, &missing);
+        let ask = decide_install(state, settings.install_policy, &dists, &own, &missing);
         let answer = tokio::select! {
             answer = ask => answer,
             _ = handle.cancel.cancelled() => { release(state, &snap.uri, handle.id); return Ok(None) }
@@ -490,24 +490,28 @@ async fn ask_network(state: &Arc<State>, denial: &crate::exec::Denial) -> bool {
 struct EnvCheck {
     loaded: Arc<Loaded>,
     dists: BTreeSet<String>,
+    /// Those the fragment's own imports need (the rest are the prefix's).
+    own: BTreeSet<String>,
     missing: Vec<String>,
 }
 
 /// The distributions the engine will want: the fragment's imports and
-/// those its first prefix adds (as `Engine::fix` computes them).
-fn needed_distributions(loaded: &Loaded, source: &str, lines: Option<(u32, u32)>) -> BTreeSet<String> {
+/// those its first prefix adds (as `Engine::fix` computes them); and
+/// which of them the fragment's own imports need.
+fn needed_distributions(loaded: &Loaded, source: &str, lines: Option<(u32, u32)>) -> (BTreeSet<String>, BTreeSet<String>) {
     let fragment = match lines {
         Some((a, b)) => source.lines().skip(a as usize - 1).take((b - a + 1) as usize).collect::<Vec<_>>().join("\n") + "\n",
         None => source.to_string(),
     };
     let analysis = crate::analysis::analyze(&fragment);
     if !analysis.syntax_errors.is_empty() {
-        return BTreeSet::new();
+        return Default::default();
     }
     let ctx = Context { fragment: &fragment, analysis: &analysis, stdlib: &loaded.stdlib };
     let mut modules: Vec<String> = analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()).map(|i| i.module.clone()).collect();
+    let own = crate::env::plan_imports(&modules, &loaded.stdlib).distributions;
     modules.extend(Deterministic.initial(&ctx).imported_modules());
-    crate::env::plan_imports(&modules, &loaded.stdlib).distributions
+    (crate::env::plan_imports(&modules, &loaded.stdlib).distributions, own)
 }
 
 /// What to do about distributions an environment lacks.
@@ -524,7 +528,7 @@ enum Install {
 /// Whether to install `missing`, per the policy; asks the user under `ask`.
 /// Only "Install" is remembered (per set of distributions, this session):
 /// "Not now" means this time, so the next run asks again.
-async fn decide_install(state: &Arc<State>, policy: InstallPolicy, dists: &BTreeSet<String>, missing: &[String]) -> Install {
+async fn decide_install(state: &Arc<State>, policy: InstallPolicy, dists: &BTreeSet<String>, own: &BTreeSet<String>, missing: &[String]) -> Install {
     match policy {
         InstallPolicy::Never => return Install::No,
         InstallPolicy::Always => return Install::Yes,
@@ -535,10 +539,7 @@ async fn decide_install(state: &Arc<State>, policy: InstallPolicy, dists: &BTree
     }
     let install = MessageActionItem { title: INSTALL.into(), properties: Default::default() };
     let not_now = MessageActionItem { title: policy::NOT_NOW.into(), properties: Default::default() };
-    let message = format!(
-        "Runnable: this code imports {} from PyPI, not installed in its environment. Install into Runnable's cached environment?",
-        missing.join(", ")
-    );
+    let message = policy::install_question(own, missing);
     let answer = state.client.show_message_request(MessageType::INFO, message, Some(vec![install, not_now])).await;
     match answer {
         Ok(Some(item)) if item.title == INSTALL => {
@@ -604,6 +605,7 @@ async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: 
         let show = show.filter(|p| written.created.contains(p)).and_then(|p| convert::file_uri(&p));
         last.created = written.created;
         last.skipped = written.skipped;
+        let made = written.made;
         if let Some(n) = &edit.note {
             last.note = Some(n.clone());
         }
@@ -625,6 +627,16 @@ async fn apply(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, report: 
             true
         };
         last.applied = applied;
+        if applied && has_edit {
+            let made_up = report.names.iter().map(|n| n.name.clone()).collect();
+            let p = super::provenance::Provenance { inserted: edit.inserted.clone(), made_up, created: made };
+            lock(&state.provenance).insert(snap.uri.clone(), p);
+            refresh_code_lens(state);
+        }
+        if let (Some(why), true) = (&edit.copy_reason, show.is_some()) {
+            state.client.show_message(MessageType::INFO, why.clone()).await;
+            last.note.get_or_insert_with(|| why.clone());
+        }
         if applied && caps.show_document {
             if let Some(uri) = show {
                 let _ = state.client.show_document(ShowDocumentParams { uri, external: Some(false), take_focus: Some(true), selection: None }).await;
@@ -644,6 +656,9 @@ struct Written {
     created: Vec<PathBuf>,
     /// Files not written, and why.
     skipped: Vec<(PathBuf, String)>,
+    /// Files this run created (nothing was there), with their bytes: the
+    /// only ones the provenance lens's Remove deletes.
+    made: Vec<(PathBuf, Vec<u8>)>,
 }
 
 /// Write the run's files into the resource folder, never through a symlink
@@ -663,7 +678,7 @@ async fn write_files(state: &Arc<State>, edit: &ResultEdit) -> Written {
         let path = folder.path().join(rel);
         let action = folder.probe(rel, bytes).map(files::decide).unwrap_or_else(|e| Action::Refuse(e.to_string()));
         let result = match action {
-            Action::Create => folder.create_new(rel, bytes).map(Some),
+            Action::Create => folder.create_new(rel, bytes).inspect(|p| out.made.push((p.clone(), bytes.clone()))).map(Some),
             Action::Replace => folder.replace(rel, bytes).map(Some),
             Action::Unchanged => Ok(Some(path.clone())),
             Action::AskToReplace => {
@@ -705,6 +720,17 @@ async fn ask_overwrite(state: &Arc<State>, message: String) -> bool {
     let ask = state.client.show_message_request(MessageType::WARNING, message, Some(vec![item(files::OVERWRITE), item(files::KEEP)]));
     // A client that never answers keeps the user's files.
     matches!(tokio::time::timeout(Duration::from_secs(600), ask).await, Ok(Ok(Some(answer))) if answer.title == files::OVERWRITE)
+}
+
+/// Ask the client to re-request code lenses (spawned, never awaited by a handler).
+pub fn refresh_code_lens(state: &Arc<State>) {
+    if !state.caps().code_lens_refresh {
+        return;
+    }
+    let state = state.clone();
+    tokio::spawn(async move {
+        let _ = state.client.code_lens_refresh().await;
+    });
 }
 
 /// Ask the client to re-request inlay hints (spawned, never awaited by a handler).

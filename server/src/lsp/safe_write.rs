@@ -255,6 +255,18 @@ impl Folder {
         }
         Ok(path)
     }
+
+    /// Delete the regular file at `rel` if it still holds exactly `bytes`
+    /// (a file the server created and the user has not changed since);
+    /// anything else there is left alone. Returns whether it was deleted.
+    pub fn remove_if_unchanged(&self, rel: &Path, bytes: &[u8]) -> Result<bool, WriteError> {
+        if self.probe(rel, bytes)? != Existing::Same {
+            return Ok(false);
+        }
+        let entry = self.parent_of(rel, false)?.ok_or_else(|| io(&self.path.join(rel), Errno::NOENT))?;
+        unlinkat(entry.dir(), entry.name, AtFlags::empty()).map_err(|e| io(&entry.path, e))?;
+        Ok(true)
+    }
 }
 
 /// A name in a folder (or in a subfolder of it, opened on the way).
@@ -381,6 +393,23 @@ mod tests {
             assert!(matches!(folder.create_new(Path::new(bad), b"x"), Err(WriteError::BadPath(_))), "{bad:?}");
         }
         assert!(matches!(Folder::open(&ws, Path::new("../x"), true), Err(WriteError::BadPath(_))));
+    }
+
+    #[test]
+    fn only_an_unchanged_file_is_removed_and_never_through_a_link() {
+        let (_tmp, ws, victim) = setup();
+        let folder = Folder::open(&ws, Path::new(".runnable"), true).unwrap();
+        folder.create_new(Path::new("data.txt"), b"made up\n").unwrap();
+        folder.create_new(Path::new("edited.txt"), b"made up\n").unwrap();
+        std::fs::write(ws.join(".runnable/edited.txt"), "the user's now").unwrap();
+        symlink(&victim, ws.join(".runnable/link.txt")).unwrap();
+        assert!(folder.remove_if_unchanged(Path::new("data.txt"), b"made up\n").unwrap());
+        assert!(!ws.join(".runnable/data.txt").exists());
+        assert!(!folder.remove_if_unchanged(Path::new("edited.txt"), b"made up\n").unwrap(), "changed since: kept");
+        assert!(ws.join(".runnable/edited.txt").exists());
+        let before = std::fs::read(&victim).unwrap();
+        assert!(!folder.remove_if_unchanged(Path::new("link.txt"), &before).unwrap(), "a link is never followed");
+        assert!(ws.join(".runnable/link.txt").symlink_metadata().is_ok() && victim.exists());
     }
 
     #[test]

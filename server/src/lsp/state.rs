@@ -37,6 +37,8 @@ pub struct ClientCaps {
     /// action that carries only `data` would do nothing, so ours carries the
     /// `runnable.makeRunnable` command instead.
     pub code_action_resolve: bool,
+    /// `workspace.codeLens.refreshSupport`.
+    pub code_lens_refresh: bool,
 }
 
 /// A run's cancellation: a flag the engine polls (`Progress::cancelled`)
@@ -180,6 +182,8 @@ pub struct State {
     pub runs: Mutex<HashMap<Uri, RunHandle>>,
     pub last: Mutex<HashMap<Uri, LastRun>>,
     pub last_uri: Mutex<Option<Uri>>,
+    /// What the last applied run added to each document (the provenance lens).
+    pub provenance: Mutex<HashMap<Uri, super::provenance::Provenance>>,
     /// Sets of distributions the user answered "Install" for, this session
     /// (always `true`: "Not now" is never remembered).
     pub install_answers: Mutex<HashMap<BTreeSet<String>, bool>>,
@@ -197,6 +201,7 @@ impl State {
             docs: Mutex::default(),
             settings: Mutex::default(),
             caps: Mutex::default(),
+            provenance: Mutex::default(),
             root: Mutex::default(),
             folders: Mutex::default(),
             run_allowed: Mutex::default(),

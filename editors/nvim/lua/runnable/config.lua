@@ -7,7 +7,7 @@
 --     settings = {                   -- the server's settings (docs/protocol.md), sent as
 --       installPolicy = 'ask',       -- init_options and settings.runnable
 --       runPolicy = 'ask',           -- 'ask' before the first run per workspace | 'always' | 'never'
---       hints = { coverage = true, values = true },
+--       hints = { coverage = true, values = true, output = true },
 --     },
 --   }
 
@@ -25,6 +25,7 @@ M.SETTINGS_KEYS = {
   'resourceDir',
   'hints.coverage',
   'hints.values',
+  'hints.output',
   'llm.enabled',
   'llm.endpoint',
   'llm.model',
@@ -76,6 +77,7 @@ local setting_types = {
   resourceDir = { 'string', 'nil' },
   ['hints.coverage'] = { 'boolean', 'nil' },
   ['hints.values'] = { 'boolean', 'nil' },
+  ['hints.output'] = { 'boolean', 'nil' },
   ['llm.enabled'] = { 'boolean', 'nil' },
   ['llm.endpoint'] = { 'string', 'nil' },
   ['llm.model'] = { 'string', 'nil' },

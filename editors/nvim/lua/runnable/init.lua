@@ -43,6 +43,8 @@ function M.on_run_finished(err, result, _ctx)
     if not M.hints_off[bufnr] and not M.nothing_ran(result.status) then
       vim.lsp.inlay_hint.enable(true, { bufnr = bufnr })
     end
+    -- The provenance lens over the prefix (Keep / Remove: `vim.lsp.codelens.run()`).
+    pcall(vim.lsp.codelens.refresh, { bufnr = bufnr })
   end
   local level = vim.log.levels.INFO
   local text

@@ -27,6 +27,7 @@ pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[
         variants: Vec::new(),
         hits: BTreeMap::new(),
         values: BTreeMap::new(),
+        printed: BTreeMap::new(),
         syntax_errors: Vec::new(),
         missing_packages: Vec::new(),
         unknown_imports: Vec::new(),
@@ -53,12 +54,20 @@ fn opts(encoding: Encoding) -> EditOptions<'static> {
 
 /// The edits of the document itself, as (range, text).
 fn doc_edits(e: &WorkspaceEdit) -> Vec<(Range, String)> {
-    let Some(DocumentChanges::Operations(ops)) = &e.document_changes else { return vec![] };
-    ops.iter()
-        .filter_map(|op| match op {
-            DocumentChangeOperation::Edit(te) if te.text_document.version.is_some() => Some(te),
-            _ => None,
-        })
+    let edits: Vec<&TextDocumentEdit> = match &e.document_changes {
+        Some(DocumentChanges::Operations(ops)) => ops
+            .iter()
+            .filter_map(|op| match op {
+                DocumentChangeOperation::Edit(te) => Some(te),
+                _ => None,
+            })
+            .collect(),
+        Some(DocumentChanges::Edits(edits)) => edits.iter().collect(),
+        None => return vec![],
+    };
+    edits
+        .into_iter()
+        .filter(|te| te.text_document.version.is_some())
         .flat_map(|te| te.edits.iter().map(|e| match e {
             OneOf::Left(t) => (t.range, t.new_text.clone()),
             OneOf::Right(a) => (a.text_edit.range, a.text_edit.new_text.clone()),
@@ -82,6 +91,23 @@ fn prefix_above_and_driver_below_as_one_versioned_edit() {
     let Some(DocumentChanges::Operations(ops)) = &out.edit.document_changes else { panic!() };
     assert_eq!(ops.len(), 1, "one TextDocumentEdit: undone as one");
     assert!(out.files.is_empty() && out.show.is_none() && out.folder.is_none());
+}
+
+#[test]
+fn the_prefix_goes_below_the_fragments_docstring_and_imports_and_repeats_none() {
+    let text = "\"\"\"Report.\"\"\"\nfrom __future__ import annotations\nimport os\n\nprint(open(path).read(), os.sep)\n";
+    let s = snap("inv.py", Language::Python, text);
+    let mut r = report("import os\nimport json\npath = 'in.txt'\n", "", &[1], &[1]);
+    r.resources = vec![ResourceFile { path: "in.txt".into(), content: "a\n".into(), encoding: "utf-8" }];
+    let out = result_edit(&s, Fragment { start: 0, end: 4 }, &r, &opts(Encoding::Utf16));
+    let edits = doc_edits(&out.edit);
+    assert_eq!(edits.len(), 1);
+    assert_eq!(edits[0].0, Range::new(pos(3, 0), pos(3, 0)), "below the imports");
+    assert_eq!(
+        edits[0].1,
+        "os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), \".runnable\"))\nimport json\npath = 'in.txt'\n\n",
+        "no second `import os`"
+    );
 }
 
 #[test]
@@ -221,10 +247,10 @@ fn a_run_that_did_not_parse_pins_its_syntax_errors() {
 fn inlay_hints_at_line_ends_with_switches() {
     let s = snap("a.py", Language::Python, "s = name.upper()\nif s:\n    pass\nt = '漢字'\n");
     let results = [
-        Anchored { line: 0, text: "s = name.upper()".into(), value: LineResult { executable: true, hits: 3, values: vec![("s".into(), "'漢字'".into())] } },
-        Anchored { line: 1, text: "if s:".into(), value: LineResult { executable: true, hits: 1, values: vec![] } },
-        Anchored { line: 2, text: "    pass".into(), value: LineResult { executable: true, hits: 0, values: vec![] } },
-        Anchored { line: 3, text: "t = '漢字'".into(), value: LineResult { executable: true, hits: 1, values: vec![("t".into(), "'漢字'".into())] } },
+        Anchored { line: 0, text: "s = name.upper()".into(), value: LineResult { executable: true, hits: 3, values: vec![("s".into(), "'漢字'".into())], printed: None } },
+        Anchored { line: 1, text: "if s:".into(), value: LineResult { executable: true, hits: 1, values: vec![], printed: None } },
+        Anchored { line: 2, text: "    pass".into(), value: LineResult { executable: true, hits: 0, values: vec![], printed: None } },
+        Anchored { line: 3, text: "t = '漢字'".into(), value: LineResult { executable: true, hits: 1, values: vec![("t".into(), "'漢字'".into())], printed: None } },
     ];
     let settings = Settings::default();
     let labels = |hints: Vec<InlayHint>| {
@@ -278,20 +304,20 @@ fn value_labels_are_short_and_on_one_line() {
 #[test]
 fn the_hover_has_the_count_and_the_whole_value_in_an_inert_block() {
     let series = "customer\n1    10\n2    20\nName: amount, dtype: int64";
-    let md = hover_markdown(&LineResult { executable: true, hits: 4, values: vec![("s".into(), series.into())] }).unwrap();
+    let md = hover_markdown(&LineResult { executable: true, hits: 4, values: vec![("s".into(), series.into())], printed: None }).unwrap();
     assert!(md.starts_with("Runnable: ran 4 times in the last run"), "{md}");
     assert!(md.contains(&format!("```python\ns = {series}\n```")), "{md}");
     // Run text that looks like Markdown stays in the code block.
-    let md = hover_markdown(&LineResult { executable: false, hits: 0, values: vec![("u".into(), "'```![x](http://e/)'".into())] }).unwrap();
+    let md = hover_markdown(&LineResult { executable: false, hits: 0, values: vec![("u".into(), "'```![x](http://e/)'".into())], printed: None }).unwrap();
     assert!(md.contains("````python\nu = '```![x](http://e/)'\n````"), "{md}");
-    assert_eq!(hover_markdown(&LineResult { executable: true, hits: 0, values: vec![] }).unwrap(), "Runnable: not reached in the last run");
-    assert!(hover_markdown(&LineResult { executable: false, hits: 0, values: vec![] }).is_none());
+    assert_eq!(hover_markdown(&LineResult { executable: true, hits: 0, values: vec![], printed: None }).unwrap(), "Runnable: not reached in the last run");
+    assert!(hover_markdown(&LineResult { executable: false, hits: 0, values: vec![], printed: None }).is_none());
 }
 
 #[test]
 fn diagnostics_and_their_quick_fix() {
     let s = snap("a.py", Language::Python, "x = 'é'; y = np.pi\n");
-    let f = Finding { line: 0, start: 14, end: 16, code: "undefined-name", message: "`np`".into(), fix: Some("import numpy as np".into()), fix_line: 0, rewrite: None };
+    let f = Finding { line: 0, start: 14, end: 16, code: "undefined-name", message: "`np`".into(), fix: Some("import numpy as np".into()), fix_line: 0, rewrite: None, offer: None };
     let d = diagnostic(&s.rope, &f, Encoding::Utf16);
     assert_eq!(d.range, Range::new(pos(0, 13), pos(0, 15)), "é is two bytes, one UTF-16 unit");
     assert_eq!(d.source.as_deref(), Some("runnable"));
@@ -328,4 +354,60 @@ fn run_finished_carries_the_protocol_fields() {
     let v = run_finished(&uri, 4, "raised", Some(&r), None);
     assert_eq!(v["denied"], json!([{"layer": "network namespace (bubblewrap --unshare-net)", "what": "network", "detail": "d"}]));
     assert_eq!(v["network"], true);
+}
+
+#[test]
+fn what_a_line_printed_is_a_short_hint_and_whole_on_hover() {
+    assert_eq!(printed_label("hello\n"), "› hello");
+    assert_eq!(printed_label("a\nb\n"), "› a ⏎ b");
+    assert_eq!(printed_label("\x1b[31mred\x1b[0m\n"), "› \u{fffd}[31mred\u{fffd}[0m", "escape sequences are not passed to the editor");
+    let long = printed_label(&"x".repeat(200));
+    assert_eq!(long.chars().count(), 2 + 50);
+    let md = hover_markdown(&LineResult { executable: true, hits: 1, values: vec![], printed: Some("1\n2\n```\n".into()) }).unwrap();
+    assert!(md.contains("Printed:\n\n````text\n1\n2\n```\n````"), "{md}");
+    // The report's printed lines land on the fragment's lines.
+    let s = snap("a.py", Language::Python, "import os\nprint('hi')\n");
+    let mut r = report("", "", &[1], &[1]);
+    r.printed.insert(1, "hi\n".into());
+    let (hints, _) = line_results(&r, Fragment { start: 1, end: 1 }, &s.rope);
+    assert_eq!(hints[0].value.printed.as_deref(), Some("hi\n"));
+    let labels: Vec<String> = inlay_hints(&s.rope, hints.iter(), 0, 1, &Settings::default(), Encoding::Utf16)
+        .into_iter()
+        .map(|h| match h.label {
+            InlayHintLabel::String(s) => s,
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(labels, vec!["› hi"]);
+    let off = Settings { hints_output: false, ..Settings::default() };
+    assert!(inlay_hints(&s.rope, hints.iter(), 0, 1, &off, Encoding::Utf16).is_empty());
+}
+
+#[test]
+fn all_missing_imports_in_one_edit_and_stubs_and_samples_as_actions() {
+    let s = snap("a.py", Language::Python, "\"\"\"Doc.\"\"\"\nx = np.pi + pd.x + np.e\nsummarize(x)\nopen('scores.csv')\n");
+    let finding = |start: usize, fix: &str| Finding { line: 1, start, end: start + 2, code: "undefined-name", message: String::new(), fix: Some(fix.into()), fix_line: 1, rewrite: None, offer: None };
+    let diags: Vec<Diagnostic> = [finding(4, "import numpy as np"), finding(12, "import pandas as pd"), finding(20, "import numpy as np")].iter().map(|f| diagnostic(&s.rope, f, Encoding::Utf16)).collect();
+    let all = all_imports_fix(&s.uri, 2, &diags, &s.rope).unwrap();
+    assert_eq!(all.title, "Add all missing imports (2)");
+    assert_eq!(doc_edits(all.edit.as_ref().unwrap()), vec![(Range::new(pos(1, 0), pos(1, 0)), "import numpy as np\nimport pandas as pd\n".to_string())]);
+    assert!(all_imports_fix(&s.uri, 2, &diags[..1], &s.rope).is_none(), "one import: the plain quick fix is enough");
+
+    let define = Finding {
+        line: 2, start: 0, end: 9, code: "undefined-name", message: String::new(), fix: None, fix_line: 1, rewrite: None,
+        offer: Some(Offer::Define { name: "summarize".into(), stub: "def summarize(*args, **kwargs):\n    return None\n\n\n".into(), line: 1 }),
+    };
+    let action = quick_fix(&s.uri, 2, &diagnostic(&s.rope, &define, Encoding::Utf16), &s.rope).unwrap();
+    assert_eq!(action.title, "Define `summarize` (a stub)");
+    assert_eq!(doc_edits(action.edit.as_ref().unwrap())[0].0.start, pos(1, 0));
+    let sample = Finding {
+        line: 3, start: 6, end: 16, code: "missing-file", message: String::new(), fix: None, fix_line: 1, rewrite: None,
+        offer: Some(Offer::Sample { path: "scores.csv".into(), how: "open".into() }),
+    };
+    let action = quick_fix(&s.uri, 2, &diagnostic(&s.rope, &sample, Encoding::Utf16), &s.rope).unwrap();
+    assert_eq!(action.title, "Create a sample `scores.csv`");
+    assert!(action.edit.is_none(), "the server writes the file, never the editor");
+    let cmd = action.command.unwrap();
+    assert_eq!(cmd.command, "runnable.createSample");
+    assert_eq!(cmd.arguments.unwrap()[0]["path"], "scores.csv");
 }

@@ -12,6 +12,7 @@ use crate::lsp::convert;
 use crate::lsp::position;
 use crate::lsp::regions;
 use crate::lsp::state::State;
+use crate::lsp::whole_block;
 use std::sync::Arc;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::lsp_types::*;
@@ -39,26 +40,35 @@ pub fn handle(state: &Arc<State>, params: CodeActionParams) -> Result<Option<Cod
                 out.push(CodeActionOrCommand::CodeAction(action));
             }
         }
+        // With an import fix at hand, all of the document's at once.
+        if params.context.diagnostics.iter().any(|d| d.data.as_ref().is_some_and(|v| v.get("fix").is_some())) {
+            let all = crate::lsp::publish::compute(state, &snap);
+            if let Some(action) = convert::all_imports_fix(&snap.uri, snap.version, &all, &snap.rope) {
+                out.push(CodeActionOrCommand::CodeAction(action));
+            }
+        }
     }
     if wanted(only, ACTION_KIND) {
         let r = params.range;
         let empty = r.start == r.end;
         let end = if !empty && r.end.character == 0 && r.end.line > r.start.line { r.end.line - 1 } else { r.end.line };
         if let Some(fragment) = regions::fragment_for(&snap, r.start.line, end, empty) {
-            let range = convert::lines_range(&snap.rope, fragment, enc);
-            let data = convert::action_data(&snap.uri, snap.version, range);
-            let command = (!state.caps().code_action_resolve).then(|| Command {
-                title: ACTION_TITLE.to_string(),
-                command: CMD_MAKE_RUNNABLE.to_string(),
-                arguments: Some(vec![data.clone()]),
-            });
-            out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: ACTION_TITLE.to_string(),
-                kind: Some(CodeActionKind::from(ACTION_KIND)),
-                data: Some(data),
-                command,
-                ..Default::default()
-            }));
+            let action = |title: String, fragment: regions::Fragment| {
+                let range = convert::lines_range(&snap.rope, fragment, enc);
+                let data = convert::action_data(&snap.uri, snap.version, range);
+                let command = (!state.caps().code_action_resolve).then(|| Command {
+                    title: title.clone(),
+                    command: CMD_MAKE_RUNNABLE.to_string(),
+                    arguments: Some(vec![data.clone()]),
+                });
+                CodeActionOrCommand::CodeAction(CodeAction { title, kind: Some(CodeActionKind::from(ACTION_KIND)), data: Some(data), command, ..Default::default() })
+            };
+            out.push(action(ACTION_TITLE.to_string(), fragment));
+            // Too small a selection: the block around it defines what it needs.
+            let regions = regions::python_regions(&snap);
+            if let Some((block, names)) = regions.iter().find(|g| g.contains(fragment.start)).and_then(|g| whole_block::around(g, fragment)) {
+                out.push(action(whole_block::title(block, &names), block));
+            }
         }
     }
     Ok(Some(out))

@@ -1,7 +1,7 @@
 //! `workspace/executeCommand`: `runnable.makeRunnable` (answers at once, runs
 //! in the background), `runnable.showReport`, `runnable.cancel`.
 
-use crate::lsp::config::{CMD_CANCEL, CMD_MAKE_RUNNABLE, CMD_SHOW_REPORT};
+use crate::lsp::config::{CMD_CANCEL, CMD_CREATE_SAMPLE, CMD_KEEP, CMD_MAKE_RUNNABLE, CMD_REMOVE, CMD_SHOW_REPORT};
 use crate::lsp::document::file_path;
 use crate::lsp::files::{self, Action};
 use crate::lsp::report_md;
@@ -28,8 +28,110 @@ pub fn handle(state: &Arc<State>, params: ExecuteCommandParams) -> Result<Option
             Ok(Some(json!(run::cancel_document(state, &uri))))
         }
         CMD_SHOW_REPORT => show_report(state, uri_arg(arg.as_ref())?),
+        CMD_CREATE_SAMPLE => create_sample(state, arg.as_ref()),
+        CMD_KEEP => {
+            let uri = uri_arg(arg.as_ref())?.ok_or_else(|| Error::invalid_params("expected [{uri}]"))?;
+            let kept = lock(&state.provenance).remove(&uri).is_some();
+            run::refresh_code_lens(state);
+            Ok(Some(json!(kept)))
+        }
+        CMD_REMOVE => remove(state, uri_arg(arg.as_ref())?.ok_or_else(|| Error::invalid_params("expected [{uri}]"))?),
         other => Err(Error::invalid_params(format!("unknown command {other}"))),
     }
+}
+
+/// Tell the user (spawned: a handler never awaits the client).
+fn say(state: &Arc<State>, kind: MessageType, message: String) {
+    let client = state.client.clone();
+    tokio::spawn(async move { client.show_message(kind, message).await });
+}
+
+/// "Create a sample `scores.csv`": the file a missing-file diagnostic names,
+/// next to the document, with the content the engine would give it for how
+/// the code reads it. Only where nothing is (never over a file, never
+/// through a symlink: `safe_write`). Returns the file's URI.
+fn create_sample(state: &Arc<State>, arg: Option<&Value>) -> Result<Option<Value>> {
+    let bad = || Error::invalid_params("expected [{uri, path, how}]");
+    let uri = uri_arg(arg)?.ok_or_else(bad)?;
+    let field = |k: &str| arg.and_then(|a| a.get(k)).and_then(|v| v.as_str()).map(str::to_string);
+    let (path, how) = (field("path").ok_or_else(bad)?, field("how").unwrap_or_else(|| "open".into()));
+    if let Some(why) = crate::exec::resource_path_problem(&path) {
+        return Err(run::failed(format!("Runnable: no sample for {path:?}: {why}")));
+    }
+    let resource = crate::synth::resources::resource_for(&path, &how).ok_or_else(|| run::failed(format!("Runnable: no sample for {path:?}")))?;
+    let folder = file_path(&uri).and_then(|p| p.parent().map(Path::to_path_buf)).ok_or_else(|| run::failed("the document is not a file"))?;
+    let rel = PathBuf::from(&resource.path);
+    let written = Folder::open(&folder, Path::new(""), false).map_err(|e| e.to_string()).and_then(|f| {
+        match f.probe(&rel, &resource.content).map(files::decide).map_err(|e| e.to_string())? {
+            Action::Create => f.create_new(&rel, &resource.content).map_err(|e| e.to_string()),
+            Action::Unchanged => Ok(f.path().join(&rel)),
+            Action::AskToReplace | Action::Replace => Err(format!("{} exists: not overwritten", f.path().join(&rel).display())),
+            Action::Refuse(why) => Err(format!("{}: {why}", f.path().join(&rel).display())),
+        }
+    });
+    match written {
+        Ok(path) => {
+            crate::lsp::publish::schedule(state, &uri);
+            say(state, MessageType::INFO, format!("Runnable: created a sample {} (made up: replace it with real data)", path.display()));
+            Ok(crate::lsp::convert::file_uri(&path).map(|u| json!(u)))
+        }
+        Err(e) => {
+            say(state, MessageType::WARNING, format!("Runnable: the sample was not written: {e}"));
+            Err(run::failed(e))
+        }
+    }
+}
+
+/// The provenance lens's Remove: the prefix and driver the last run
+/// inserted (found as they were inserted) in one versioned edit, and the
+/// files the server created for that run, each only while it still holds
+/// what the server wrote.
+fn remove(state: &Arc<State>, uri: Uri) -> Result<Option<Value>> {
+    let p = lock(&state.provenance).get(&uri).cloned().ok_or_else(|| run::failed("nothing of Runnable's to remove in this document"))?;
+    let snap = state.snapshot(&uri).ok_or_else(|| run::failed("the document is not open"))?;
+    let text = snap.rope.to_string();
+    let ranges = crate::lsp::provenance::locate(&text, &p.inserted).ok_or_else(|| run::failed("the inserted code was edited since: remove it by hand"))?;
+    let enc = state.encoding();
+    let at = |b: usize| crate::lsp::position::to_position(&snap.rope, snap.rope.byte_to_char(b), enc);
+    let edits = ranges.iter().map(|r| OneOf::Left(TextEdit { range: Range::new(at(r.start), at(r.end)), new_text: String::new() })).collect();
+    let edit = WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Edits(vec![TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier { uri: uri.clone(), version: Some(snap.version) },
+            edits,
+        }])),
+        ..Default::default()
+    };
+    let base = file_path(&uri).and_then(|p| p.parent().map(Path::to_path_buf));
+    let state = state.clone();
+    tokio::spawn(async move {
+        let applied = matches!(state.client.apply_edit(edit).await, Ok(r) if r.applied);
+        if !applied {
+            state.client.show_message(MessageType::WARNING, "Runnable: the editor did not apply the removal; nothing was deleted").await;
+            return;
+        }
+        let mut kept = Vec::new();
+        if let Some(base) = base {
+            if let Ok(folder) = Folder::open(&base, Path::new(""), false) {
+                for (path, bytes) in &p.created {
+                    let gone = path.strip_prefix(&base).ok().is_some_and(|rel| folder.remove_if_unchanged(rel, bytes).unwrap_or(false));
+                    if !gone {
+                        kept.push(path.display().to_string());
+                    }
+                }
+            }
+        }
+        lock(&state.provenance).remove(&uri);
+        if let Some(doc) = lock(&state.docs).get_mut(&uri) {
+            doc.set_results(Vec::new(), Vec::new());
+        }
+        if !kept.is_empty() {
+            state.client.show_message(MessageType::WARNING, format!("Runnable: kept files changed since the run: {}", kept.join(", "))).await;
+        }
+        run::refresh_code_lens(&state);
+        run::refresh_inlay_hints(&state);
+        crate::lsp::publish::schedule(&state, &uri);
+    });
+    Ok(Some(json!(true)))
 }
 
 fn uri_arg(arg: Option<&Value>) -> Result<Option<Uri>> {

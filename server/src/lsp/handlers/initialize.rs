@@ -19,13 +19,20 @@ pub fn handle(state: &Arc<State>, params: InitializeParams) -> Result<Initialize
         document_changes: edit.and_then(|e| e.document_changes).unwrap_or(false),
         show_document: c.window.as_ref().and_then(|w| w.show_document.as_ref()).is_some_and(|s| s.support),
         inlay_hint_refresh: c.workspace.as_ref().and_then(|w| w.inlay_hint.as_ref()).and_then(|i| i.refresh_support).unwrap_or(false),
+        code_lens_refresh: c.workspace.as_ref().and_then(|w| w.code_lens.as_ref()).and_then(|i| i.refresh_support).unwrap_or(false),
         code_action_resolve: c.text_document.as_ref().and_then(|t| t.code_action.as_ref()).is_some_and(|a| a.resolve_support.is_some()),
     };
     *lock(&state.caps) = caps;
     if let Some(options) = &params.initialization_options {
         let (settings, warnings) = Settings::from_json(options);
-        for w in warnings {
-            tracing::warn!("initializationOptions: {w}");
+        if !warnings.is_empty() {
+            // To the client's log with its level (stderr reads as an error there).
+            let client = state.client.clone();
+            tokio::spawn(async move {
+                for w in warnings {
+                    client.log_message(MessageType::WARNING, format!("Runnable initializationOptions: {w}")).await;
+                }
+            });
         }
         *lock(&state.settings) = settings;
     }
@@ -52,6 +59,7 @@ pub fn handle(state: &Arc<State>, params: InitializeParams) -> Result<Initialize
             }),
             inlay_hint_provider: Some(OneOf::Left(true)),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
+            code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
             ..Default::default()
         },
         server_info: Some(ServerInfo { name: "runnable".into(), version: Some(env!("CARGO_PKG_VERSION").into()) }),

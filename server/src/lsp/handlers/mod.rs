@@ -3,6 +3,7 @@
 
 pub mod code_action;
 pub mod code_action_resolve;
+pub mod code_lens;
 pub mod did_change;
 pub mod did_change_configuration;
 pub mod did_close;

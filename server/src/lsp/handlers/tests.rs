@@ -72,9 +72,12 @@ fn actions(state: &Arc<State>, uri: &Uri, r: Range, only: Option<Vec<CodeActionK
 async fn code_actions_carry_data_and_reject_bad_ranges() {
     let (state, uri) = state_with("x = 1\ndef f():\n    return x\n", "python");
     let got = actions(&state, &uri, range(2, 4, 2, 4), None).unwrap();
-    assert_eq!(got.len(), 1);
+    assert_eq!(got.len(), 2);
     assert_eq!(got[0].data, Some(json!({"uri": "file:///w/a.py", "version": 1, "range": range(1, 0, 2, 12)})));
     assert!(got[0].edit.is_none() && got[0].command.is_none());
+    // `x` is defined on the line above the function: the whole block is offered too.
+    assert_eq!(got[1].title, "Make lines 1–3 runnable (`x` is defined in the lines around the selection)");
+    assert_eq!(got[1].data, Some(json!({"uri": "file:///w/a.py", "version": 1, "range": range(0, 0, 2, 12)})));
     let err = actions(&state, &uri, range(9, 0, 9, 0), None).unwrap_err();
     assert_eq!(err.code, tower_lsp_server::jsonrpc::ErrorCode::InvalidParams);
     let err = actions(&state, &uri, range(2, 0, 1, 0), None).unwrap_err();
