@@ -15,6 +15,7 @@ pub mod host;
 pub mod human;
 pub mod knowledge;
 pub mod lsp;
+pub mod memory;
 pub mod path_set;
 pub mod program;
 pub mod report;

@@ -5,10 +5,10 @@ use crate::coverage::Coverage;
 use crate::exec::{Containment, Denial, Resource, RunStatus};
 use crate::synth::prefix::NameInfo;
 use base64::Engine as _;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     Completed,
@@ -37,6 +37,26 @@ pub struct ResourceFile {
     pub encoding: &'static str,
 }
 
+/// A stored report (the results cache) read back: the encoding is one of
+/// the two this engine writes.
+impl<'de> Deserialize<'de> for ResourceFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Stored {
+            path: String,
+            content: String,
+            encoding: String,
+        }
+        let s = Stored::deserialize(d)?;
+        let encoding = match s.encoding.as_str() {
+            "utf-8" => "utf-8",
+            "base64" => "base64",
+            other => return Err(serde::de::Error::custom(format!("unknown encoding {other:?}"))),
+        };
+        Ok(ResourceFile { path: s.path, content: s.content, encoding })
+    }
+}
+
 impl From<&Resource> for ResourceFile {
     fn from(r: &Resource) -> Self {
         match std::str::from_utf8(&r.content) {
@@ -50,14 +70,14 @@ impl From<&Resource> for ResourceFile {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Stats {
     pub executions: usize,
     pub llm_calls: usize,
     pub seconds: f64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Variant {
     pub prefix: String,
     pub suffix: String,
@@ -67,7 +87,7 @@ pub struct Variant {
     pub covered: Vec<u32>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ErrorInfo {
     #[serde(rename = "type")]
     pub type_name: String,
@@ -79,7 +99,7 @@ pub struct ErrorInfo {
 /// The version fallback: the newest releases failed with what looks like a
 /// removed or changed API, so the search ran again in an environment with
 /// older releases (see `env::plan_legacy`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LegacyReport {
     /// The version constraints of the older environment (`pandas<2`).
     pub constraints: Vec<String>,
@@ -102,7 +122,7 @@ pub struct LegacyReport {
 /// A distribution a library asked for while the fragment ran (an optional
 /// dependency such as Jinja2 for `df.style`), added to the environment and
 /// searched with (see `env::optional_dependency`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OptionalReport {
     pub distribution: String,
     /// The library that asked.
@@ -116,7 +136,7 @@ pub struct OptionalReport {
     pub error: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FixReport {
     pub program: String,
     pub prefix: String,
@@ -161,4 +181,20 @@ pub struct FixReport {
     pub denied: Vec<Denial>,
     pub stdout: String,
     pub stderr: String,
+    /// What memory did for this report: `cached` when it is a stored
+    /// result returned at once; absent when memory is off.
+    #[serde(default)]
+    pub memory: Option<MemoryReport>,
+}
+
+/// Memory's part in a report (`memory` in the JSON).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemoryReport {
+    /// The report is a stored result of the same request (same fragment,
+    /// environment, engine and settings), returned without running.
+    pub cached: bool,
+    /// Names whose value in the prefix is a remembered template.
+    pub remembered: Vec<String>,
+    /// How many remembered templates were offered to the search.
+    pub offered: usize,
 }

@@ -14,6 +14,7 @@ export const SERVER_SETTINGS = [
   'hints.coverage',
   'hints.values',
   'llm.enabled',
+  'memory.enabled',
 ] as const;
 
 export const CMD_MAKE_RUNNABLE = 'runnable.makeRunnable';

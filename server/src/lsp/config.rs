@@ -21,6 +21,7 @@ pub const SETTINGS_KEYS: &[&str] = &[
     "hints.coverage",
     "hints.values",
     "llm.enabled",
+    "memory.enabled",
 ];
 
 /// The commands of `workspace/executeCommand`.
@@ -74,6 +75,8 @@ pub struct Settings {
     pub hints_coverage: bool,
     pub hints_values: bool,
     pub llm_enabled: bool,
+    /// Results cache and remembered templates (`memory/`).
+    pub memory_enabled: bool,
 }
 
 impl Default for Settings {
@@ -89,6 +92,7 @@ impl Default for Settings {
             hints_coverage: true,
             hints_values: true,
             llm_enabled: false,
+            memory_enabled: true,
         }
     }
 }
@@ -137,6 +141,7 @@ impl Settings {
                 "hints.coverage" => v.as_bool().map(|b| s.hints_coverage = b).is_some(),
                 "hints.values" => v.as_bool().map(|b| s.hints_values = b).is_some(),
                 "llm.enabled" => v.as_bool().map(|b| s.llm_enabled = b).is_some(),
+                "memory.enabled" => v.as_bool().map(|b| s.memory_enabled = b).is_some(),
                 _ => {
                     warnings.push(format!("unknown setting `{key}`"));
                     continue;
@@ -173,7 +178,7 @@ fn flatten(prefix: &str, obj: &serde_json::Map<String, Value>, out: &mut Vec<(St
     for (k, v) in obj {
         let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
         match v {
-            Value::Object(inner) if matches!(key.as_str(), "hints" | "llm") => flatten(&key, inner, out),
+            Value::Object(inner) if matches!(key.as_str(), "hints" | "llm" | "memory") => flatten(&key, inner, out),
             _ => out.push((key, v.clone())),
         }
     }
@@ -224,7 +229,7 @@ mod tests {
         assert_eq!(s.resource_dir, ".runnable");
         assert_eq!(s.install_policy, InstallPolicy::Ask);
         assert_eq!(s.run_policy, RunPolicy::Ask);
-        assert!(s.hints_coverage && s.hints_values && !s.llm_enabled);
+        assert!(s.hints_coverage && s.hints_values && !s.llm_enabled && s.memory_enabled);
     }
 
     #[test]
@@ -232,7 +237,8 @@ mod tests {
         let (s, w) = Settings::from_json(&json!({
             "interpreter": "/usr/bin/python3", "cacheDir": "/tmp/c", "installPolicy": "never", "runPolicy": "never",
             "budgetSeconds": 5, "resourceDir": "data/", "hints": {"coverage": false}, "hints.values": false,
-            "llm": {"enabled": true}
+            "llm": {"enabled": true},
+            "memory": {"enabled": false}
         }));
         assert!(w.is_empty(), "{w:?}");
         assert_eq!(s.interpreter, Some(PathBuf::from("/usr/bin/python3")));
@@ -241,7 +247,7 @@ mod tests {
         assert_eq!(s.run_policy, RunPolicy::Never);
         assert_eq!(s.budget_seconds, 5.0);
         assert_eq!(s.resource_dir, "data");
-        assert!(!s.hints_coverage && !s.hints_values && s.llm_enabled);
+        assert!(!s.hints_coverage && !s.hints_values && s.llm_enabled && !s.memory_enabled);
     }
 
     #[test]

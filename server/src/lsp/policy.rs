@@ -173,6 +173,7 @@ mod tests {
             notes: Vec::new(),
             stdout: String::new(),
             stderr: String::new(),
+            memory: None,
         }
     }
 

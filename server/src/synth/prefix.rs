@@ -67,7 +67,7 @@ impl Binding {
 }
 
 /// What `names[]` in the report says about one defined name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct NameInfo {
     pub name: String,
     pub kind: String,

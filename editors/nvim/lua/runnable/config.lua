@@ -26,6 +26,7 @@ M.SETTINGS_KEYS = {
   'hints.coverage',
   'hints.values',
   'llm.enabled',
+  'memory.enabled',
 }
 
 M.ACTION_KIND = 'refactor.rewrite.makeRunnable'
@@ -71,13 +72,14 @@ local setting_types = {
   ['hints.coverage'] = { 'boolean', 'nil' },
   ['hints.values'] = { 'boolean', 'nil' },
   ['llm.enabled'] = { 'boolean', 'nil' },
+  ['memory.enabled'] = { 'boolean', 'nil' },
 }
 
 --- Dotted view of a settings table: `{hints = {coverage = false}}` -> `{['hints.coverage'] = false}`.
 local function flatten(settings)
   local out = {}
   for k, v in pairs(settings) do
-    if (k == 'hints' or k == 'llm') and type(v) == 'table' then
+    if (k == 'hints' or k == 'llm' or k == 'memory') and type(v) == 'table' then
       for k2, v2 in pairs(v) do
         out[k .. '.' .. k2] = v2
       end

@@ -37,6 +37,7 @@ pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[
         denied: Vec::new(),
         stdout: String::new(),
         stderr: String::new(),
+        memory: None,
     }
 }
 
