@@ -5,12 +5,16 @@
 //!
 //! The hook: in the first prefix, each value binding gets the remembered
 //! templates inserted after the rules' own first guess and before the
-//! catch-all placeholder, so the search tries them when the rules' guess
-//! fails, before it falls back to `_Anything()`. Refinements and variants
-//! are the rules' own.
+//! catch-all placeholder. When a run fails, the first refinements proposed
+//! are the failing prefix with a remembered template chosen for a name the
+//! failing line reads (then the rules' own refinements, which end in the
+//! catch-all): so the order tried is the rules' first guess, what worked
+//! before, the rules' next ideas. Variants are the rules' own.
 
 use super::signature::signature;
 use super::store::Template;
+use crate::exec::RunStatus;
+use crate::synth::lexical::identifiers;
 use crate::synth::library_names::{faked_library_name, library_imports};
 use crate::synth::prefix::{module_of_import, Candidate, Prefix};
 use crate::synth::session::{Attempt, Context};
@@ -123,10 +127,44 @@ impl Proposer for Remembering<'_> {
     }
 
     fn refine(&self, ctx: &Context, attempt: &Attempt) -> Vec<Prefix> {
-        self.rules.refine(ctx, attempt)
+        let mut out = self.remembered_refinements(ctx, attempt);
+        out.extend(self.rules.refine(ctx, attempt));
+        out
     }
 
     fn variants(&self, ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
         self.rules.variants(ctx, best, uncovered)
+    }
+}
+
+impl Remembering<'_> {
+    /// The failing prefix with a remembered template chosen instead, for
+    /// each offered name the failing fragment line reads (every offered
+    /// name when the failure has no fragment line).
+    fn remembered_refinements(&self, ctx: &Context, attempt: &Attempt) -> Vec<Prefix> {
+        if self.offers.is_empty() || attempt.outcome.status == RunStatus::Completed && attempt.outcome.caught.is_none() {
+            return Vec::new();
+        }
+        let failing = attempt.outcome.exception.as_ref().or(attempt.outcome.caught.as_ref());
+        let line = failing.and_then(|e| e.line).and_then(|l| attempt.program.fragment_line(l));
+        let read: Option<Vec<String>> = line.map(|l| identifiers(ctx.line_text(l)));
+        let mut out = Vec::new();
+        for offer in &self.offers {
+            if read.as_ref().is_some_and(|names| !names.contains(&offer.name)) {
+                continue;
+            }
+            let mut p = attempt.prefix.clone();
+            let Some(b) = p.binding_mut(&offer.name) else { continue };
+            let candidate = Candidate::Value(offer.value());
+            let Some(i) = b.candidates.iter().position(|c| *c == candidate) else { continue };
+            if b.choice == i {
+                continue;
+            }
+            b.choice = i;
+            if faked_library_name(ctx, &p).is_none() {
+                out.push(p);
+            }
+        }
+        out
     }
 }

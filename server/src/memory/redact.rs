@@ -71,7 +71,9 @@ pub fn redact(text: &str) -> String {
         let value = &c["value"];
         // Already a placeholder, or an obvious non-secret (a name read from
         // elsewhere: `token = get_token()`, `password = None`).
-        if value.starts_with('<') || (c["quote"].is_empty() && (value.contains('(') || matches!(value, "None" | "True" | "False"))) {
+        // A header's scheme word (`'Authorization': 'Bearer <redacted>'`) stays.
+        let scheme = ["bearer", "basic", "token"].contains(&value.to_ascii_lowercase().as_str());
+        if value.starts_with('<') || scheme || (c["quote"].is_empty() && (value.contains('(') || matches!(value, "None" | "True" | "False"))) {
             return c[0].to_string();
         }
         if c["quote"].is_empty() && value.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '.') && !value.chars().any(|ch| ch.is_ascii_digit()) {

@@ -217,11 +217,7 @@ impl Store {
     fn fold_and_prune(&self, cap: usize) -> Result<Consolidated, MemoryError> {
         let mut conn = self.conn();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let last: Option<i64> = tx.query_row("SELECT MAX(id) FROM observations", [], |r| r.get(0))?;
-        let Some(last) = last else {
-            tx.commit()?;
-            return Ok(Consolidated::default());
-        };
+        let last: i64 = tx.query_row("SELECT COALESCE(MAX(id), 0) FROM observations", [], |r| r.get(0))?;
         let folded = tx.query_row("SELECT COUNT(*) FROM observations WHERE id <= ?1", [last], |r| r.get::<_, i64>(0))? as usize;
         // Duplicates merge: the same signature and code is one template,
         // its uses and failures summed, its last use the latest.
