@@ -10,7 +10,10 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_runnable"))
+    // Memory off: each test sees fresh runs (tests/memory.rs tests memory).
+    let mut c = Command::new(env!("CARGO_BIN_EXE_runnable"));
+    c.env("RUNNABLE_MEMORY", "off");
+    c
 }
 
 fn cache_dir() -> PathBuf {

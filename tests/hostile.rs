@@ -14,7 +14,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_runnable"))
+    // Memory off: each test sees fresh runs (tests/memory.rs tests memory).
+    let mut c = Command::new(env!("CARGO_BIN_EXE_runnable"));
+    c.env("RUNNABLE_MEMORY", "off");
+    c
 }
 
 fn cache_dir() -> PathBuf {

@@ -20,6 +20,7 @@ fn required() -> bool {
 /// arguments and environment variables.
 fn fix_json(file: &Path, cache: &Path, extra: &[&str], env: &[(&str, String)]) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_runnable"))
+        .env("RUNNABLE_MEMORY", "off")
         .arg("fix")
         .arg(file)
         .args(["--json", "--install", "--budget-seconds", "20", "--cache-dir"])

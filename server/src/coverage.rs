@@ -10,7 +10,7 @@ use crate::program::Program;
 use serde::Serialize;
 use std::collections::BTreeSet;
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Coverage {
     /// Fragment lines (1-based) of the counted statements.
     pub executable: Vec<u32>,

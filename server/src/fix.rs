@@ -8,8 +8,9 @@ use crate::exec::{
     denials, Containment, Denial, ExceptionInfo, ExecConfig, ExecError, Executor, Layers, Limits, RunOutcome, RunRequest, RunStatus, SandboxMode, WorkerPool,
 };
 use crate::knowledge;
+use crate::memory::{self, extract, key::ResultKey, recall, Memory};
 use crate::program;
-use crate::report::{ErrorInfo, FixReport, LegacyReport, OptionalReport, Refinement, ResourceFile, Stats, Status, Variant};
+use crate::report::{ErrorInfo, FixReport, LegacyReport, MemoryReport, OptionalReport, Refinement, ResourceFile, Stats, Status, Variant};
 use crate::synth::deterministic::RuleSet;
 use crate::synth::rules::UnknownRule;
 use crate::synth::search::{self, Progress, SearchResult};
@@ -46,11 +47,14 @@ pub struct EngineOptions {
     pub warm: bool,
     pub max_workers: usize,
     pub sandbox: SandboxMode,
+    /// Results cache and remembered templates (`memory/`); off unless the
+    /// caller asks, so a library user or a test never writes the user's store.
+    pub memory: memory::Mode,
 }
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { python: None, cache_dir: None, warm: true, max_workers: 2, sandbox: SandboxMode::Auto }
+        EngineOptions { python: None, cache_dir: None, warm: true, max_workers: 2, sandbox: SandboxMode::Auto, memory: memory::Mode::Off }
     }
 }
 
@@ -89,6 +93,9 @@ pub struct Engine {
     /// share the host's network never serves a normal run.
     pools: Mutex<HashMap<(PathBuf, bool), Arc<WorkerPool>>>,
     opts: EngineOptions,
+    memory: Memory,
+    /// This build, for the results-cache key.
+    engine_version: String,
 }
 
 impl Engine {
@@ -96,7 +103,35 @@ impl Engine {
         let toolchain = env::find_toolchain(opts.python.as_deref())?;
         let envs = EnvManager::new(toolchain.clone(), opts.cache_dir.clone());
         let stdlib = envs.stdlib_modules()?;
-        Ok(Engine { toolchain, envs, stdlib, pools: Mutex::new(HashMap::new()), opts })
+        let memory = Memory::open(envs.cache_dir(), opts.memory);
+        Ok(Engine { toolchain, envs, stdlib, pools: Mutex::new(HashMap::new()), opts, memory, engine_version: memory::engine_version() })
+    }
+
+    pub fn memory(&self) -> &Memory {
+        &self.memory
+    }
+
+    /// Everything the result of this request depends on.
+    fn result_key<'a>(&'a self, fragment: &'a str, environment: &'a Environment, opts: &'a FixOptions) -> ResultKey<'a> {
+        ResultKey {
+            fragment,
+            python: environment.python.to_str().unwrap_or_default(),
+            installed: &environment.installed,
+            missing: &environment.missing,
+            constraints: &environment.constraints,
+            install: opts.install,
+            allow_builds: &opts.allow_builds,
+            allow_network: opts.allow_network,
+            engine: &self.engine_version,
+            budget_ms: opts.budget.as_millis(),
+            max_runs: opts.max_runs,
+            sandbox: match self.opts.sandbox {
+                SandboxMode::Auto => "auto",
+                SandboxMode::Off => "off",
+            },
+            warm: self.opts.warm,
+            templates: self.memory.templates_enabled(),
+        }
     }
 
     pub fn toolchain(&self) -> &Toolchain {
@@ -148,8 +183,25 @@ impl Engine {
         modules.extend(proposer.initial(&ctx).imported_modules());
         let plan = env::plan_imports(&modules, &self.stdlib);
         let environment = self.envs.prepare_allowing(&plan.distributions, &[], opts.install, &opts.allow_builds)?;
+        // The same request again: the stored result, at once. (A run that
+        // may reach the network depends on more than the request: never.)
+        let cacheable = self.memory.results_enabled() && !opts.allow_network;
+        let key_text = self.result_key(&fragment, &environment, opts).digest();
+        if cacheable {
+            if let Some(mut report) = self.memory.cached(&key_text) {
+                report.memory = Some(MemoryReport { cached: true, ..report.memory.unwrap_or_default() });
+                report.stats = Stats { executions: 0, llm_calls: 0, seconds: started.elapsed().as_secs_f64(), ..Stats::default() };
+                return Ok(report);
+            }
+        }
+        // Remembered templates for the names of this fragment (`memory::recall`).
+        let first = proposer.initial(&ctx);
+        let offers = if self.memory.templates_enabled() { recall::offers(&ctx, &first, &mut |sig| self.memory.templates(sig)) } else { Vec::new() };
+        let watch = Watch::new(&offers);
         let runs = RunClock { runs: AtomicUsize::new(0), started, llm: Mutex::new(LlmStats::default()) };
-        let mut chosen = self.search_in(environment, &fragment, &analysis, opts.budget, opts, progress, &runs)?;
+        let remembering = recall::Remembering { rules: &proposer, offers: offers.clone() };
+        let searcher = Searcher { proposer: &remembering, watch: &watch, runs: &runs };
+        let mut chosen = self.search_in(environment, &fragment, &analysis, opts.budget, opts, progress, &searcher)?;
         let mut executions = chosen.executions;
         let mut distributions = plan.distributions.clone();
         // A later search: what is left of the budget, and at least a third of it.
@@ -172,7 +224,7 @@ impl Engine {
             with.insert(dep.distribution);
             match self.envs.prepare_allowing(&with, &[], true, &opts.allow_builds) {
                 Ok(fuller) if fuller.missing.is_empty() => {
-                    let searched = self.search_in(fuller, &fragment, &analysis, later_budget(), opts, progress, &runs)?;
+                    let searched = self.search_in(fuller, &fragment, &analysis, later_budget(), opts, progress, &searcher)?;
                     executions += searched.executions;
                     if searched.result.best.score() > chosen.result.best.score() {
                         report.used = true;
@@ -206,7 +258,7 @@ impl Engine {
             match self.envs.prepare_allowing(&distributions, &legacy_plan.constraints, true, &opts.allow_builds) {
                 Ok(older) if older.missing.is_empty() => {
                     let versions = env::installed_versions(&older.venv);
-                    let searched = self.search_in(older, &fragment, &analysis, later_budget(), opts, progress, &runs)?;
+                    let searched = self.search_in(older, &fragment, &analysis, later_budget(), opts, progress, &searcher)?;
                     executions += searched.executions;
                     report.versions = legacy_plan
                         .constraints
@@ -225,6 +277,17 @@ impl Engine {
             }
             legacy = Some(report);
         }
+        // Phase 1 and 2 of memory: what worked, for the next fragment.
+        let tried = watch.tried();
+        if self.memory.templates_enabled() && !progress.cancelled() {
+            let job = extract::Job { ctx: &ctx, best: &chosen.result.best, offers: &offers, tried: &tried, install: opts.install, installed: &chosen.environment.installed };
+            self.memory.learn(extract::extract(&job));
+        }
+        let memory_report = self.memory.templates_enabled().then(|| MemoryReport {
+            cached: false,
+            remembered: offers.iter().filter(|o| chosen.result.best.prefix.binding(&o.name).is_some_and(|b| *b.current() == crate::synth::prefix::Candidate::Value(o.value()))).map(|o| o.name.clone()).collect(),
+            offered: offers.len(),
+        });
         let Searched { environment, pool, result, dropped, denied, model, .. } = chosen;
         let llm_stats = runs.llm.into_inner().unwrap_or_else(|e| e.into_inner());
         let by_model = |prefix: &str| if model.by_model.contains(prefix) { ProposedBy::Model } else { ProposedBy::Rule };
@@ -251,7 +314,7 @@ impl Engine {
                 line: e.line.and_then(|l| best.program.fragment_line(l)),
             }),
             names: names_with_provenance(&best.prefix, &ctx, by_model(&best.program.prefix), model.rule_best.as_ref()),
-            refinements: best.prefix.trail.0.iter().map(|(stage, rule)| Refinement { rule, stage: stage.as_str() }).collect(),
+            refinements: best.prefix.trail.0.iter().map(|(stage, rule)| Refinement { rule: rule.to_string(), stage: stage.as_str().to_string() }).collect(),
             rules: result.rules.clone(),
             stats: Stats {
                 executions,
@@ -270,7 +333,7 @@ impl Engine {
                     suffix: v.program.suffix.clone(),
                     resources: v.prefix.all_resources().iter().filter(|r| crate::exec::resource_path_problem(&r.path).is_none()).map(ResourceFile::from).collect(),
                     covered: v.coverage.covered.clone(),
-                    rule: v.prefix.trail.last_variant_rule(),
+                    rule: v.prefix.trail.last_variant_rule().map(str::to_string),
                     proposed_by: by_model(&v.program.prefix),
                 })
                 .collect(),
@@ -303,6 +366,12 @@ impl Engine {
             stdout: best.outcome.stdout.clone(),
             stderr: best.outcome.stderr.clone(),
             llm: opts.llm.as_ref().map(|c| llm_report(&llm_stats, &model, c)),
+            memory: memory_report,
+        })
+        .inspect(|report| {
+            if cacheable && !progress.cancelled() {
+                self.memory.remember_result(&key_text, report);
+            }
         })
     }
 
@@ -317,15 +386,15 @@ impl Engine {
         budget: Duration,
         opts: &FixOptions,
         progress: &(dyn Progress + Sync),
-        runs: &RunClock,
+        searcher: &Searcher,
     ) -> Result<Searched, FixError> {
         let pool = self.pool(&environment, opts.allow_network)?;
         let ctx = Context { fragment, analysis, stdlib: &self.stdlib };
-        let noting = Noting::new(pool.as_ref(), progress, runs);
+        let noting = Noting::new(pool.as_ref(), progress, searcher.runs, searcher.watch);
         let mut session = Session::new(ctx, &noting, budget, opts.max_runs);
-        let result = search::search(&mut session, &RuleSet::without(&opts.disabled_rules)?, progress)?;
+        let result = search::search(&mut session, searcher.proposer, progress)?;
         let (result, model) = match &opts.llm {
-            Some(config) => self.ask_model(&mut session, result, config, &noting, progress, runs)?,
+            Some(config) => self.ask_model(&mut session, result, config, &noting, progress, searcher.runs)?,
             None => (result, ModelOutcome::default()),
         };
         let (executions, library_errors) = (session.executions, std::mem::take(&mut session.library_errors));
@@ -410,6 +479,43 @@ impl Drop for ForgetNetworkPools<'_> {
     }
 }
 
+/// How every search of one fix proposes and what it watches for.
+struct Searcher<'a> {
+    proposer: &'a dyn Proposer,
+    watch: &'a Watch,
+    runs: &'a RunClock,
+}
+
+/// Which remembered templates a run of the fix tried: a template was
+/// tried when its line is in a program that ran (then, if the best prefix
+/// does not use it, it failed and is demoted).
+struct Watch {
+    lines: Vec<String>,
+    tried: Mutex<BTreeSet<usize>>,
+}
+
+impl Watch {
+    fn new(offers: &[recall::Offer]) -> Self {
+        Watch { lines: offers.iter().map(recall::Offer::rendered).collect(), tried: Mutex::new(BTreeSet::new()) }
+    }
+
+    fn see(&self, program: &str) {
+        if self.lines.is_empty() {
+            return;
+        }
+        let mut tried = self.tried.lock().unwrap_or_else(|e| e.into_inner());
+        for (i, line) in self.lines.iter().enumerate() {
+            if program.lines().any(|l| l == line) {
+                tried.insert(i);
+            }
+        }
+    }
+
+    fn tried(&self) -> BTreeSet<usize> {
+        self.tried.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
 /// One search and the environment it ran in.
 struct Searched {
     environment: Environment,
@@ -478,6 +584,7 @@ struct Noting<'a> {
     /// Told of every run as it starts (the editor's "running" stage).
     progress: &'a (dyn Progress + Sync),
     runs: &'a RunClock,
+    watch: &'a Watch,
 }
 
 /// The runs of one fix, over all its searches, and when it started.
@@ -489,11 +596,12 @@ struct RunClock {
 }
 
 impl<'a> Noting<'a> {
-    fn new(pool: &'a WorkerPool, progress: &'a (dyn Progress + Sync), runs: &'a RunClock) -> Self {
-        Noting { pool, layers: Layers::of(&pool.containment(), own_uid()), denied: Mutex::new(Vec::new()), progress, runs }
+    fn new(pool: &'a WorkerPool, progress: &'a (dyn Progress + Sync), runs: &'a RunClock, watch: &'a Watch) -> Self {
+        Noting { pool, layers: Layers::of(&pool.containment(), own_uid()), denied: Mutex::new(Vec::new()), progress, runs, watch }
     }
 
-    fn announce(&self) {
+    fn announce(&self, req: &RunRequest) {
+        self.watch.see(&req.program);
         let n = self.runs.runs.fetch_add(1, Ordering::Relaxed) + 1;
         self.progress.running(n, self.runs.started.elapsed());
     }
@@ -512,14 +620,14 @@ impl<'a> Noting<'a> {
 
 impl Executor for Noting<'_> {
     fn run(&self, req: &RunRequest) -> Result<RunOutcome, ExecError> {
-        self.announce();
+        self.announce(req);
         let outcome = self.pool.run(req)?;
         self.note(&outcome);
         Ok(outcome)
     }
 
     fn run_cancellable(&self, req: &RunRequest, cancel: &AtomicBool) -> Result<RunOutcome, ExecError> {
-        self.announce();
+        self.announce(req);
         let outcome = self.pool.run_cancellable(req, cancel)?;
         self.note(&outcome);
         Ok(outcome)
@@ -633,6 +741,7 @@ fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchai
         stdout: String::new(),
         stderr: String::new(),
         llm: None,
+        memory: None,
     }
 }
 

@@ -16,6 +16,7 @@ pub mod human;
 pub mod knowledge;
 pub mod llm;
 pub mod lsp;
+pub mod memory;
 pub mod path_set;
 pub mod program;
 pub mod report;

@@ -1,5 +1,5 @@
 //! The `runnable` command line: `fix` one fragment, `bench` a folder, `lsp`
-//! the language server.
+//! the language server, `memory` the store of results and templates.
 
 use anyhow::{bail, Context as _, Result};
 use clap::{Args, Parser, Subcommand};
@@ -7,6 +7,7 @@ use runnable::bench;
 use runnable::exec::SandboxMode;
 use runnable::fix::{Engine, EngineOptions, FixOptions};
 use runnable::human;
+use runnable::memory::{self, store::Store};
 use runnable::report::Status;
 use runnable::synth::search::NoProgress;
 use std::io::IsTerminal;
@@ -69,6 +70,24 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// What memory keeps (results cache, value templates, import pairs).
+    Memory {
+        #[command(subcommand)]
+        action: MemoryAction,
+        /// Cache directory (default: the user cache dir); the store is `memory/` in it.
+        #[arg(long, global = true)]
+        cache_dir: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum MemoryAction {
+    /// Counts and the store's path and schema version (JSON).
+    Stats,
+    /// Forget every result, template and import pair.
+    Clear,
+    /// Everything remembered as JSON (results by key only).
+    Export,
 }
 
 #[derive(Args)]
@@ -96,6 +115,13 @@ struct Common {
     /// worth; `runnable bench --rules` lists every rule.
     #[arg(long = "disable-rule", value_name = "NAME")]
     disable_rule: Vec<String>,
+    /// Neither read nor write memory (no cached results, no remembered
+    /// templates): for benchmarks. `RUNNABLE_MEMORY=off` does the same.
+    #[arg(long)]
+    no_memory: bool,
+    /// Remembered templates only: every fragment is searched again.
+    #[arg(long, conflicts_with = "no_memory")]
+    no_results_cache: bool,
     #[command(flatten)]
     llm: LlmArgs,
 }
@@ -164,6 +190,18 @@ impl LlmArgs {
     }
 }
 
+impl Common {
+    fn memory(&self) -> memory::Mode {
+        if self.no_memory || std::env::var("RUNNABLE_MEMORY").is_ok_and(|v| v == "off") {
+            memory::Mode::Off
+        } else if self.no_results_cache {
+            memory::Mode::Templates
+        } else {
+            memory::Mode::On
+        }
+    }
+}
+
 fn parse_range(s: &str) -> Result<(u32, u32), String> {
     let (a, b) = s.split_once('-').ok_or("expected A-B, e.g. 3-10")?;
     let a: u32 = a.trim().parse().map_err(|_| format!("{a:?} is not a line number"))?;
@@ -181,6 +219,7 @@ fn engine(common: &Common, warm: bool, workers: usize) -> Result<Engine> {
         warm,
         max_workers: workers,
         sandbox: if common.no_sandbox { SandboxMode::Off } else { SandboxMode::Auto },
+        memory: common.memory(),
     })?)
 }
 
@@ -249,6 +288,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Analyze { file } => {
             let source = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
             println!("{}", serde_json::to_string_pretty(&runnable::analysis::analyze(&source))?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Memory { action, cache_dir } => {
+            // The default is `EnvManager::new`'s: the store sits beside the venvs.
+            let cache_dir = cache_dir
+                .or_else(|| dirs::cache_dir().map(|d| d.join("runnable")))
+                .unwrap_or_else(|| std::env::temp_dir().join("runnable-cache"));
+            let store = Store::open(&cache_dir.join(memory::DIR)).context("cannot open the memory store")?;
+            if let Some(aside) = &store.moved_aside {
+                eprintln!("runnable: the memory store was corrupt; moved to {} and rebuilt", aside.display());
+            }
+            match action {
+                MemoryAction::Stats => println!("{}", serde_json::to_string_pretty(&store.stats()?)?),
+                MemoryAction::Clear => {
+                    store.clear()?;
+                    println!("memory cleared: {}", store.path().display());
+                }
+                MemoryAction::Export => println!("{}", serde_json::to_string_pretty(&store.export()?)?),
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench { dir, jobs, out, cold, rules, common } => {

@@ -6,10 +6,10 @@ use crate::exec::{Containment, Denial, Resource, RunStatus};
 use crate::synth::attribution::RuleUse;
 use crate::synth::prefix::NameInfo;
 use base64::Engine as _;
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     Completed,
@@ -38,6 +38,26 @@ pub struct ResourceFile {
     pub encoding: &'static str,
 }
 
+/// A stored report (the results cache) read back: the encoding is one of
+/// the two this engine writes.
+impl<'de> Deserialize<'de> for ResourceFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Stored {
+            path: String,
+            content: String,
+            encoding: String,
+        }
+        let s = Stored::deserialize(d)?;
+        let encoding = match s.encoding.as_str() {
+            "utf-8" => "utf-8",
+            "base64" => "base64",
+            other => return Err(serde::de::Error::custom(format!("unknown encoding {other:?}"))),
+        };
+        Ok(ResourceFile { path: s.path, content: s.content, encoding })
+    }
+}
+
 impl From<&Resource> for ResourceFile {
     fn from(r: &Resource) -> Self {
         match std::str::from_utf8(&r.content) {
@@ -51,7 +71,7 @@ impl From<&Resource> for ResourceFile {
     }
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Stats {
     pub executions: usize,
     pub llm_calls: usize,
@@ -65,14 +85,14 @@ pub struct Stats {
     pub llm_rejected: usize,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LlmTokens {
     pub prompt: u64,
     pub completion: u64,
 }
 
 /// Who proposed a binding or a variant: the deterministic rules or the model.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ProposedBy {
     #[default]
@@ -81,7 +101,7 @@ pub enum ProposedBy {
 }
 
 /// One bound name in the report, with who proposed it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NameReport {
     #[serde(flatten)]
     pub info: NameInfo,
@@ -102,7 +122,7 @@ impl From<NameInfo> for NameReport {
 }
 
 /// What the model stages said beyond prefixes (present only with `--llm`).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct LlmReport {
     /// Whether the rules stalled and the model was asked.
     pub asked: bool,
@@ -119,7 +139,7 @@ pub struct LlmReport {
     pub estimated_cost_usd: f64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Variant {
     pub prefix: String,
     pub suffix: String,
@@ -128,21 +148,21 @@ pub struct Variant {
     pub resources: Vec<ResourceFile>,
     pub covered: Vec<u32>,
     /// The evolution rule that proposed it (`rules::all` names them).
-    pub rule: Option<&'static str>,
+    pub rule: Option<String>,
     pub proposed_by: ProposedBy,
 }
 
 /// One rule behind the best prefix, in the order they applied: the initial
 /// rules that shaped the first prefix, then each refinement or variant the
 /// search moved to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Refinement {
-    pub rule: &'static str,
+    pub rule: String,
     /// `initial`, `refine`, `branch` or `evolve`.
-    pub stage: &'static str,
+    pub stage: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ErrorInfo {
     #[serde(rename = "type")]
     pub type_name: String,
@@ -154,7 +174,7 @@ pub struct ErrorInfo {
 /// The version fallback: the newest releases failed with what looks like a
 /// removed or changed API, so the search ran again in an environment with
 /// older releases (see `env::plan_legacy`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LegacyReport {
     /// The version constraints of the older environment (`pandas<2`).
     pub constraints: Vec<String>,
@@ -177,7 +197,7 @@ pub struct LegacyReport {
 /// A distribution a library asked for while the fragment ran (an optional
 /// dependency such as Jinja2 for `df.style`), added to the environment and
 /// searched with (see `env::optional_dependency`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OptionalReport {
     pub distribution: String,
     /// The library that asked.
@@ -191,7 +211,7 @@ pub struct OptionalReport {
     pub error: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FixReport {
     pub program: String,
     pub prefix: String,
@@ -246,4 +266,20 @@ pub struct FixReport {
     pub stderr: String,
     /// The model stages' account (absent without `--llm`).
     pub llm: Option<LlmReport>,
+    /// What memory did for this report: `cached` when it is a stored
+    /// result returned at once; absent when memory is off.
+    #[serde(default)]
+    pub memory: Option<MemoryReport>,
+}
+
+/// Memory's part in a report (`memory` in the JSON).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemoryReport {
+    /// The report is a stored result of the same request (same fragment,
+    /// environment, engine and settings), returned without running.
+    pub cached: bool,
+    /// Names whose value in the prefix is a remembered template.
+    pub remembered: Vec<String>,
+    /// How many remembered templates were offered to the search.
+    pub offered: usize,
 }

@@ -89,6 +89,8 @@ impl Client {
     pub fn start(root: &Path) -> Client {
         let mut child = Command::new(server_binary())
             .arg("lsp")
+            // Memory off: each test sees fresh runs (tests/memory.rs tests memory).
+            .env("RUNNABLE_MEMORY", "off")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())

@@ -21,6 +21,7 @@ export const SERVER_SETTINGS = [
   'llm.models.exploration',
   'llm.models.evolution',
   'llm.maxCalls',
+  'memory.enabled',
 ] as const;
 
 export const CMD_MAKE_RUNNABLE = 'runnable.makeRunnable';

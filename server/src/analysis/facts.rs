@@ -68,7 +68,7 @@ pub struct Analysis {
     pub branches: Vec<Branch>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct SyntaxIssue {
     pub line: u32,
     pub column: u32,

@@ -12,7 +12,7 @@ use super::types::{Containment, ExceptionInfo};
 use serde::Serialize;
 
 /// A denial by a sandbox layer, as the report shows it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Denial {
     /// The layer that denied it, in words (`network namespace (bubblewrap --unshare-net)`).
     pub layer: String,

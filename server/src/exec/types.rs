@@ -169,7 +169,7 @@ pub struct RunOutcome {
 }
 
 /// How contained a run is, reported to the user.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Containment {
     pub bubblewrap: bool,
     /// The (non-root) uid programs run as: the first worker's dedicated uid

@@ -2,11 +2,11 @@
 //! they spent, per stage, with an estimated cost from a price table. Pure.
 
 use super::config::Stage;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Calls, tokens and time of one stage.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct StageStats {
     pub calls: usize,
     pub prompt_tokens: u64,

@@ -6,10 +6,10 @@
 use super::extract::{EnvironmentProposal, FileProposal};
 use crate::knowledge::{import_table, is_valid_distribution_name, normalize_distribution};
 use crate::synth::session::Context;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One distribution the model proposed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProposedDistribution {
     pub name: String,
     pub reason: String,

@@ -28,6 +28,7 @@ pub const SETTINGS_KEYS: &[&str] = &[
     "llm.models.exploration",
     "llm.models.evolution",
     "llm.maxCalls",
+    "memory.enabled",
 ];
 
 /// The commands of `workspace/executeCommand`.
@@ -93,6 +94,8 @@ pub struct Settings {
     pub llm_model: Option<String>,
     pub llm_models: [Option<String>; 3],
     pub llm_max_calls: usize,
+    /// Results cache and remembered templates (`memory/`).
+    pub memory_enabled: bool,
 }
 
 impl Default for Settings {
@@ -113,6 +116,7 @@ impl Default for Settings {
             llm_model: None,
             llm_models: [None, None, None],
             llm_max_calls: crate::llm::config::DEFAULT_MAX_CALLS,
+            memory_enabled: true,
         }
     }
 }
@@ -174,6 +178,7 @@ impl Settings {
                 }
                 .map(|n| s.llm_max_calls = n)
                 .is_some(),
+                "memory.enabled" => v.as_bool().map(|b| s.memory_enabled = b).is_some(),
                 _ => {
                     warnings.push(format!("unknown setting `{key}`"));
                     continue;
@@ -223,7 +228,7 @@ fn flatten(prefix: &str, obj: &serde_json::Map<String, Value>, out: &mut Vec<(St
     for (k, v) in obj {
         let key = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
         match v {
-            Value::Object(inner) if matches!(key.as_str(), "hints" | "llm" | "llm.models") => flatten(&key, inner, out),
+            Value::Object(inner) if matches!(key.as_str(), "hints" | "llm" | "llm.models" | "memory") => flatten(&key, inner, out),
             _ => out.push((key, v.clone())),
         }
     }
@@ -284,7 +289,7 @@ mod tests {
         assert_eq!(s.resource_dir, ".runnable");
         assert_eq!(s.install_policy, InstallPolicy::Ask);
         assert_eq!(s.run_policy, RunPolicy::Ask);
-        assert!(s.hints_coverage && s.hints_values && !s.llm_enabled);
+        assert!(s.hints_coverage && s.hints_values && !s.llm_enabled && s.memory_enabled);
     }
 
     #[test]
@@ -292,7 +297,8 @@ mod tests {
         let (s, w) = Settings::from_json(&json!({
             "interpreter": "/usr/bin/python3", "cacheDir": "/tmp/c", "installPolicy": "never", "runPolicy": "never",
             "budgetSeconds": 5, "resourceDir": "data/", "hints": {"coverage": false}, "hints.values": false,
-            "llm": {"enabled": true}
+            "llm": {"enabled": true},
+            "memory": {"enabled": false}
         }));
         assert!(w.is_empty(), "{w:?}");
         assert_eq!(s.interpreter, Some(PathBuf::from("/usr/bin/python3")));
@@ -301,7 +307,7 @@ mod tests {
         assert_eq!(s.run_policy, RunPolicy::Never);
         assert_eq!(s.budget_seconds, 5.0);
         assert_eq!(s.resource_dir, "data");
-        assert!(!s.hints_coverage && !s.hints_values && s.llm_enabled);
+        assert!(!s.hints_coverage && !s.hints_values && s.llm_enabled && !s.memory_enabled);
     }
 
     #[test]

@@ -204,6 +204,7 @@ mod tests {
             stdout: String::new(),
             stderr: String::new(),
             llm: None,
+            memory: None,
         }
     }
 

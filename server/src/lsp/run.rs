@@ -309,6 +309,11 @@ async fn approve(state: &Arc<State>, snap: &Snapshot, fragment: Fragment, handle
     Some(stop)
 }
 
+/// Whether the report is the results cache's (`memory`), not a new run.
+fn cached(report: &FixReport) -> bool {
+    report.memory.as_ref().is_some_and(|m| m.cached)
+}
+
 /// The whole run; returns its final status.
 async fn run_task(state: Arc<State>, snap: Snapshot, fragment: Fragment, handle: RunHandle, token: Option<ProgressToken>) -> String {
     if let Some((status, error)) = approve(&state, &snap, fragment, &handle).await {
@@ -329,9 +334,13 @@ async fn run_task(state: Arc<State>, snap: Snapshot, fragment: Fragment, handle:
         }
     };
     let summary = match &report {
-        Some(r) => format!("{status}: {}/{} statements ran", r.coverage.covered.len(), r.coverage.executable.len()),
+        Some(r) => format!("{status}: {}/{} statements ran{}", r.coverage.covered.len(), r.coverage.executable.len(), if cached(r) { " (cached)" } else { "" }),
         None => status.clone(),
     };
+    if report.as_ref().is_some_and(cached) {
+        // The result is a stored one: the editor says so.
+        progress.report("cached".into()).await;
+    }
     progress.end(summary).await;
     state.client.send_notification::<RunFinished>(convert::run_finished(&snap.uri, snap.version, &status, report.as_ref(), error)).await;
     status

@@ -107,7 +107,8 @@ pub struct LastRun {
 /// The engine and what diagnostics need from the environment, built once
 /// per (interpreter, cache dir) off the message loop.
 pub struct Loaded {
-    pub key: (Option<PathBuf>, Option<PathBuf>),
+    /// Interpreter, cache dir, memory on.
+    pub key: (Option<PathBuf>, Option<PathBuf>, bool),
     pub engine: Engine,
     pub envs: EnvManager,
     pub stdlib: BTreeSet<String>,
@@ -124,7 +125,7 @@ impl EngineHost {
     /// The engine for these settings, building it if needed. Blocking: call
     /// from `spawn_blocking`.
     pub fn get(&self, settings: &Settings) -> Result<Arc<Loaded>, String> {
-        let key = (settings.interpreter.clone(), settings.cache_dir.clone());
+        let key = (settings.interpreter.clone(), settings.cache_dir.clone(), settings.memory_enabled && !memory_off_by_env());
         if let Some(l) = self.peek().filter(|l| l.key == key) {
             return Ok(l);
         }
@@ -138,6 +139,7 @@ impl EngineHost {
             warm: true,
             max_workers: 2,
             sandbox: SandboxMode::Auto,
+            memory: if key.2 { crate::memory::Mode::On } else { crate::memory::Mode::Off },
         })
         .map_err(|e| e.to_string())?;
         let envs = EnvManager::new(engine.toolchain().clone(), key.1.clone());
@@ -247,4 +249,10 @@ impl State {
             run.cancel.cancel();
         }
     }
+}
+
+/// `RUNNABLE_MEMORY=off` in the server's environment turns memory off
+/// whatever the settings say (test harnesses, benchmarks).
+pub fn memory_off_by_env() -> bool {
+    std::env::var("RUNNABLE_MEMORY").is_ok_and(|v| v == "off")
 }

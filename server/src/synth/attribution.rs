@@ -4,11 +4,11 @@
 //! rules; it never tells two prefixes apart (its equality always holds), so
 //! the same program proposed by two rules is still one program.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The stage a rule serves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Stage {
     /// Builds the first prefix from static facts.
@@ -65,7 +65,7 @@ impl PartialEq for Origin {
 }
 
 /// What one rule did over a fix (or, summed, over a bench).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuleUse {
     pub rule: String,
     /// Runs of a program it proposed (initial rules: first prefixes it shaped).

@@ -70,13 +70,13 @@ impl Binding {
 }
 
 /// What `names[]` in the report says about one defined name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct NameInfo {
     pub name: String,
     pub kind: String,
     pub stub: bool,
     /// The rule that produced the binding (`rules::all` names them).
-    pub rule: Option<&'static str>,
+    pub rule: Option<String>,
 }
 
 /// A module of the asker's own that the fragment imports, with the members
@@ -299,7 +299,7 @@ impl Prefix {
                     Candidate::Value(v) if super::stand_in::is_stand_in(ctx, &b.name, &ctx.usage_of(&b.name), v, self.not_modules.contains(&b.name)) => "stand-in",
                     c => c.kind(),
                 };
-                NameInfo { name: b.name.clone(), kind: kind.to_string(), stub: current.is_stub(), rule: b.rule.0 }
+                NameInfo { name: b.name.clone(), kind: kind.to_string(), stub: current.is_stub(), rule: b.rule.0.map(str::to_string) }
             })
             .collect()
     }

@@ -33,6 +33,7 @@ M.SETTINGS_KEYS = {
   'llm.models.exploration',
   'llm.models.evolution',
   'llm.maxCalls',
+  'memory.enabled',
 }
 
 M.ACTION_KIND = 'refactor.rewrite.makeRunnable'
@@ -87,10 +88,11 @@ local setting_types = {
   ['llm.maxCalls'] = function(v)
     return v == nil or (type(v) == 'number' and v >= 0 and v % 1 == 0), 'a whole number'
   end,
+  ['memory.enabled'] = { 'boolean', 'nil' },
 }
 
 --- Tables that group settings (`hints = {...}`, `llm = { models = {...} }`).
-local GROUPS = { hints = true, llm = true, ['llm.models'] = true }
+local GROUPS = { hints = true, llm = true, ['llm.models'] = true, memory = true }
 
 --- Dotted view of a settings table: `{hints = {coverage = false}}` -> `{['hints.coverage'] = false}`.
 local function flatten(settings, prefix, out)

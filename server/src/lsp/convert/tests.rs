@@ -41,6 +41,7 @@ pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[
         stdout: String::new(),
         stderr: String::new(),
         llm: None,
+        memory: None,
     }
 }
 

@@ -78,6 +78,7 @@ pub(crate) fn attempt(ctx: &Context, prefix: Prefix, status: RunStatus, exceptio
         values: Default::default(),
         stdout: String::new(),
         stderr: String::new(),
+        printed: Default::default(),
         duration: Default::default(),
     };
     Attempt { prefix, program, outcome, coverage: Coverage { executable, covered, ratio } }

@@ -1,0 +1,268 @@
+//! The store under the conditions it meets: several writers at once, a
+//! corrupt or foreign file, secrets in what would be kept, duplicates and
+//! failures to consolidate, and the hook that offers templates.
+
+use super::store::{Observation, Store, FILE};
+use super::*;
+use crate::analysis::analyze;
+use crate::synth::deterministic::Deterministic;
+use crate::synth::prefix::Candidate;
+use crate::synth::session::Context;
+use crate::synth::value::Value;
+use crate::synth::Proposer;
+use std::collections::BTreeSet;
+
+fn template(sig: &str, code: &str, worked: bool) -> Observation {
+    Observation::Template { signature: sig.into(), code: code.into(), imports: vec![], worked }
+}
+
+#[test]
+fn two_writers_at_once_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    // Each writer opens its own connection, as two processes would.
+    let writers: Vec<_> = (0..2)
+        .map(|w| {
+            let path = dir.path().to_path_buf();
+            std::thread::spawn(move || {
+                let store = Store::open(&path).unwrap();
+                for i in 0..100 {
+                    store.observe(&[template(&format!("sig{w}"), &format!("{i}"), true)]).unwrap();
+                    store.put_result(&format!("key-{w}-{i}"), "{}").unwrap();
+                    if i % 10 == 0 {
+                        // Consolidation may find the other writer holding the lock: fine.
+                        store.consolidate(CAP, &format!("writer{w}")).unwrap();
+                    }
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.join().expect("a writer failed");
+    }
+    let store = Store::open(dir.path()).unwrap();
+    while store.consolidate(CAP, "final").unwrap().is_none() {}
+    let stats = store.stats().unwrap();
+    assert_eq!(stats.results, 200);
+    assert_eq!(stats.templates, 200);
+    assert_eq!(stats.pending_observations, 0);
+    assert_eq!(stats.schema_version, schema_version());
+    let mode: String = rusqlite::Connection::open(dir.path().join(FILE)).unwrap().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+    assert_eq!(mode, "wal");
+}
+
+#[test]
+fn two_processes_open_a_new_store_at_once() {
+    // Creating and migrating races too: both must end with one schema.
+    for _ in 0..5 {
+        let dir = tempfile::tempdir().unwrap();
+        let openers: Vec<_> = (0..2).map(|_| { let p = dir.path().to_path_buf(); std::thread::spawn(move || Store::open(&p).map(|s| s.stats().unwrap().schema_version)) }).collect();
+        for o in openers {
+            assert_eq!(o.join().unwrap().unwrap(), schema_version());
+        }
+    }
+}
+
+#[test]
+fn a_garbage_file_is_moved_aside_and_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE);
+    std::fs::write(&path, b"this is not a database, just garbage bytes \x00\x01\x02 repeated ".repeat(200)).unwrap();
+    let store = Store::open(dir.path()).expect("a corrupt store is rebuilt, not an error");
+    let aside = store.moved_aside.clone().expect("the garbage was moved aside");
+    assert!(aside.exists());
+    assert!(std::fs::read(&aside).unwrap().starts_with(b"this is not a database"));
+    store.put_result("k", "{\"x\": 1}").unwrap();
+    assert_eq!(store.result("k").unwrap().as_deref(), Some("{\"x\": 1}"));
+    // Memory over the same folder works as well.
+    std::fs::write(&path, b"garbage again").unwrap();
+    let memory = Memory::open(dir.path().parent().unwrap(), Mode::On);
+    drop(memory);
+}
+
+#[test]
+fn a_damaged_database_is_moved_aside_too() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(dir.path()).unwrap();
+        for i in 0..300 {
+            store.put_result(&format!("key{i}"), &"x".repeat(500)).unwrap();
+        }
+    }
+    // Keep the header, overwrite pages in the middle.
+    let path = dir.path().join(FILE);
+    let _ = std::fs::remove_file(dir.path().join(format!("{FILE}-wal")));
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert!(bytes.len() > 20_000, "{}", bytes.len());
+    for b in &mut bytes[4096..20_000] {
+        *b = 0xAB;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let store = Store::open(dir.path()).expect("rebuilt");
+    assert!(store.moved_aside.is_some());
+    assert_eq!(store.stats().unwrap().results, 0);
+}
+
+#[test]
+fn a_store_from_a_newer_engine_is_not_touched_but_set_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let conn = rusqlite::Connection::open(dir.path().join(FILE)).unwrap();
+        conn.pragma_update(None, "user_version", schema_version() + 5).unwrap();
+    }
+    let store = Store::open(dir.path()).unwrap();
+    assert!(store.moved_aside.is_some());
+    assert_eq!(store.stats().unwrap().schema_version, schema_version());
+}
+
+#[test]
+fn an_older_schema_is_migrated_keeping_its_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let conn = rusqlite::Connection::open(dir.path().join(FILE)).unwrap();
+        conn.execute_batch(schema::MIGRATIONS[0]).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        conn.execute("INSERT INTO results (key, report, created, last_used) VALUES ('old', '{}', 1, 1)", []).unwrap();
+    }
+    let store = Store::open(dir.path()).unwrap();
+    assert!(store.moved_aside.is_none());
+    assert_eq!(store.stats().unwrap().schema_version, schema_version());
+    assert_eq!(store.result("old").unwrap().as_deref(), Some("{}"));
+    let conn = rusqlite::Connection::open(dir.path().join(FILE)).unwrap();
+    let index: i64 = conn.query_row("SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'templates_rank'", [], |r| r.get(0)).unwrap();
+    assert_eq!(index, 1);
+}
+
+#[test]
+fn no_stored_row_holds_a_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    let memory = Memory::open(dir.path(), Mode::On);
+    let secrets = ["sk-proj-abcdefghijklmnop1234", "AKIAIOSFODNN7EXAMPLE", "hunter2pass", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"];
+    memory.learn(vec![
+        template("[\"api_key\"]", &format!("{{'api_key': '{}'}}", secrets[0]), true),
+        template(&format!("to({})", secrets[1]), "[1, 2]", true),
+        template("[\"name\"]", "{'name': 'Ada', 'password': 'hunter2pass'}", true),
+        template("[\"name\"]", "{'name': 'Ada'}", true),
+        Observation::Import { module: "requests".into(), distribution: "requests".into() },
+    ]);
+    let mut report = crate::lsp::convert::tests::report(&format!("token = '{}'\n", secrets[3]), "", &[1], &[1]);
+    memory.remember_result("with-secret", &report);
+    report.prefix = "x = 1\n".into();
+    memory.remember_result("clean", &report);
+    let store = memory.store().unwrap();
+    let rows = store.all_text().unwrap();
+    assert!(!rows.is_empty());
+    for row in &rows {
+        for s in secrets {
+            assert!(!row.contains(s), "a stored row holds {s}: {row}");
+        }
+    }
+    // What held no secret is kept.
+    assert_eq!(store.templates_for("[\"name\"]", 5).unwrap().len(), 1);
+    assert!(store.result("clean").unwrap().is_some());
+    assert!(store.result("with-secret").unwrap().is_none());
+    assert_eq!(store.stats().unwrap().imports, 1);
+}
+
+#[test]
+fn consolidation_merges_ranks_demotes_and_prunes() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    store.observe(&[template("s", "[1]", true), template("s", "[1]", true), template("s", "[2]", true), template("s", "[3]", true), template("s", "[3]", false)]).unwrap();
+    let done = store.consolidate(CAP, "me").unwrap().unwrap();
+    assert_eq!(done.folded, 5);
+    let offered = store.templates_for("s", 5).unwrap();
+    // Duplicates are one row; most net uses first; one that failed as
+    // often as it worked is not offered.
+    assert_eq!(offered.iter().map(|t| (t.code.as_str(), t.uses)).collect::<Vec<_>>(), vec![("[1]", 2), ("[2]", 1)]);
+    // Failing again demotes [1] below [2].
+    store.observe(&[template("s", "[1]", false)]).unwrap();
+    store.consolidate(CAP, "me").unwrap().unwrap();
+    let offered: Vec<String> = store.templates_for("s", 5).unwrap().into_iter().map(|t| t.code).collect();
+    assert_eq!(offered, vec!["[2]".to_string(), "[1]".to_string()]);
+    // Pruned to the cap, the best kept.
+    let done = store.consolidate(1, "me").unwrap().unwrap();
+    assert!(done.pruned >= 2, "{done:?}");
+    assert_eq!(store.stats().unwrap().templates, 1);
+    assert_eq!(store.templates_for("s", 5).unwrap()[0].code, "[2]");
+}
+
+#[test]
+fn one_consolidation_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = Store::open(dir.path()).unwrap();
+    let b = Store::open(dir.path()).unwrap();
+    // `a` holds the lock (as mid-consolidation); `b` must not enter.
+    let conn = rusqlite::Connection::open(dir.path().join(FILE)).unwrap();
+    conn.execute("UPDATE lock SET holder = 'a', until = ?1 WHERE id = 1", [store::now() + 60]).unwrap();
+    assert!(b.locked().unwrap());
+    b.observe(&[template("s", "[1]", true)]).unwrap();
+    assert_eq!(b.consolidate(CAP, "b").unwrap(), None);
+    assert_eq!(b.stats().unwrap().pending_observations, 1);
+    // Released: the next consolidation folds what `b` observed.
+    conn.execute("UPDATE lock SET holder = NULL, until = 0 WHERE id = 1", []).unwrap();
+    assert!(a.consolidate(CAP, "a").unwrap().is_some());
+    assert!(!a.locked().unwrap());
+    assert_eq!(b.templates_for("s", 5).unwrap().len(), 1);
+    // A lock whose holder died (expired) is taken over.
+    conn.execute("UPDATE lock SET holder = 'dead', until = 1 WHERE id = 1", []).unwrap();
+    assert!(b.consolidate(CAP, "b").unwrap().is_some());
+}
+
+#[test]
+fn off_reads_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let memory = Memory::open(dir.path(), Mode::Off);
+    memory.learn(vec![template("s", "[1]", true)]);
+    assert!(memory.store().is_none());
+    assert!(!dir.path().join(DIR).exists());
+    let templates_only = Memory::open(dir.path(), Mode::Templates);
+    assert!(templates_only.templates_enabled() && !templates_only.results_enabled());
+    assert!(templates_only.cached("k").is_none());
+}
+
+fn ctx_for<'a>(src: &'a str, analysis: &'a crate::analysis::Analysis, stdlib: &'a BTreeSet<String>) -> Context<'a> {
+    Context { fragment: src, analysis, stdlib }
+}
+
+#[test]
+fn remembered_templates_come_after_the_first_guess_and_before_the_catch_all() {
+    let src = "for r in people:\n    print(r['name'].upper(), r['age'] + 5)\n";
+    let analysis = analyze(src);
+    let stdlib: BTreeSet<String> = ["json".to_string()].into();
+    let ctx = ctx_for(src, &analysis, &stdlib);
+    let first = Deterministic.initial(&ctx);
+    let sig = signature::signature(&ctx.usage_of("people")).unwrap();
+    let remembered = "[{'name': 'Bo', 'age': 3}]";
+    let mut lookup = |s: &str| if s == sig { vec![store::Template { signature: sig.clone(), code: remembered.into(), imports: vec![], uses: 3, failures: 0, last_used: 1 }] } else { vec![] };
+    let offers = recall::offers(&ctx, &first, &mut lookup);
+    assert_eq!(offers.len(), 1);
+    let p = recall::Remembering { rules: &Deterministic, offers }.initial(&ctx);
+    let b = p.binding("people").unwrap();
+    let rules = first.binding("people").unwrap();
+    assert_eq!(b.candidates[0], rules.candidates[0], "the rules' first guess stays first");
+    assert_eq!(b.candidates[1], Candidate::Value(Value::Expr { code: remembered.into(), imports: vec![] }));
+    let catch_all = b.candidates.iter().position(|c| *c == Candidate::Value(Value::Anything)).unwrap();
+    assert!(catch_all > 1);
+    assert_eq!(b.choice, 0);
+}
+
+#[test]
+fn a_library_name_is_never_offered_a_template() {
+    // `np` is numpy's conventional alias: bound by an import only.
+    let src = "x = np.array([1, 2])\nprint(x.shape)\n";
+    let analysis = analyze(src);
+    let stdlib = BTreeSet::new();
+    let ctx = ctx_for(src, &analysis, &stdlib);
+    let first = Deterministic.initial(&ctx);
+    let mut lookup = |s: &str| vec![store::Template { signature: s.into(), code: "[1, 2]".into(), imports: vec![], uses: 9, failures: 0, last_used: 1 }];
+    let offers = recall::offers(&ctx, &first, &mut lookup);
+    assert!(offers.iter().all(|o| o.name != "np"), "{offers:?}");
+    // And a template whose import the environment lacks is not offered.
+    let src = "print(df['a'].sum())\n";
+    let analysis = analyze(src);
+    let ctx = ctx_for(src, &analysis, &stdlib);
+    let first = Deterministic.initial(&ctx);
+    let mut lookup = |s: &str| vec![store::Template { signature: s.into(), code: "polars.DataFrame({'a': [1]})".into(), imports: vec!["import polars".into()], uses: 9, failures: 0, last_used: 1 }];
+    let offers = recall::offers(&ctx, &first, &mut lookup);
+    assert!(offers.is_empty(), "{offers:?}");
+}
