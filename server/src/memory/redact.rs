@@ -38,7 +38,8 @@ static NAMED_SECRET: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r#"(?i)(?P<name>["']?[A-Za-z0-9_\-]*(?:passw(?:or)?d|passwd|pwd|secret|token|api[_\-]?key|apikey|access[_\-]?key|private[_\-]?key|auth|credential)[A-Za-z0-9_\-]*["']?)"#,
         r#"(?P<sep>\s*[:=]\s*)"#,
-        r#"(?P<quote>["']?)(?P<value>[^"'\s,;)}\]]{1,})"#,
+        // A value, not a structure: `"llm_tokens": {...}` names no secret.
+        r#"(?P<quote>["']?)(?P<value>[^"'\s,;(){}\[\]][^"'\s,;)}\]]*)"#,
     ))
     .expect("named secret pattern")
 });
@@ -118,6 +119,8 @@ mod tests {
         // Variables and calls are not secrets.
         assert_eq!(redact("login(password=args.password)"), "login(password=args.password)");
         assert_eq!(redact("token = get_token()"), "token = get_token()");
+        // Structures whose key names a secret are not one (a report's `"llm_tokens": {...}`).
+        assert_eq!(redact(r#"{"llm_tokens":{"prompt":0},"tokens":[1]}"#), r#"{"llm_tokens":{"prompt":0},"tokens":[1]}"#);
     }
 
     #[test]
