@@ -167,7 +167,7 @@ fn imported_module(stmt: &str) -> &str {
 /// Flask`: `from flask import request`): snippets often cut their import
 /// line short. A class is always taken; a function when the name is
 /// called or passed on; another object when it is used through attributes
-/// or called; a submodule when used like one; a constant only when named
+/// or called; never a submodule; a constant only when named
 /// like one (`BICUBIC`, never `e` or `pi`, which are as likely the
 /// fragment's own numbers).
 pub fn exported_import(ctx: &Context, name: &str, usage: &Usage) -> Option<String> {
@@ -179,7 +179,9 @@ pub fn exported_import(ctx: &Context, name: &str, usage: &Usage) -> Option<Strin
         ExportKind::Class => true,
         ExportKind::Function => called || !usage.passed_to.is_empty(),
         ExportKind::Object => called || !usage.attrs.is_empty(),
-        ExportKind::Module => used_like_a_module(usage),
+        // A submodule's name is most often the fragment's own object
+        // (`flask.app` is a module, `@app.route` an application).
+        ExportKind::Module => false,
         ExportKind::Constant => name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
     };
     let exports = &index().exports;
@@ -307,10 +309,12 @@ mod tests {
 
     #[test]
     fn a_name_the_imported_library_exports_is_imported_from_it() {
-        let src = "from flask import Flask\napp = Flask(__name__)\n@app.route('/')\ndef home():\n    return request.method + str(BICUBIC) + str(e)\n";
+        let src = "from flask import Flask\n@app.route('/')\ndef home():\n    return request.method + str(BICUBIC) + str(e)\n";
         with_ctx(src, |ctx| {
             let request = ctx.usage_of("request");
             assert_eq!(exported_import(ctx, "request", &request).as_deref(), Some("from flask import request"));
+            // `flask.app` is a submodule: the fragment's `app` is its application.
+            assert_eq!(exported_import(ctx, "app", &ctx.usage_of("app")), None);
             // Not exported by flask: left to the other rules.
             assert_eq!(exported_import(ctx, "BICUBIC", &ctx.usage_of("BICUBIC")), None);
             assert_eq!(exported_import(ctx, "e", &ctx.usage_of("e")), None);
