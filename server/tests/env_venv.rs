@@ -2,7 +2,7 @@
 //! each test in its own temporary cache. The install tests reach PyPI
 //! through uv as configured on the machine.
 
-use runnable::env::{find_toolchain, EnvError, EnvManager, Environment};
+use runnable::env::{find_toolchain, EnvManager, Environment};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -295,15 +295,27 @@ fn concurrent_preparations_of_one_key_share_one_build() {
 }
 
 #[test]
-fn without_uv_preparing_says_how_to_get_it() {
+fn without_uv_the_base_interpreter_serves_and_installing_says_how_to_get_uv() {
     let mut toolchain = find_toolchain(None).unwrap();
     toolchain.uv = None;
+    let python = toolchain.python.clone();
     let cache = tempfile::tempdir().unwrap();
-    let error = EnvManager::new(toolchain, Some(cache.path().to_path_buf()))
-        .prepare(&BTreeSet::new(), false)
-        .unwrap_err();
-    assert!(matches!(error, EnvError::UvNotFound), "{error:?}");
-    assert!(error.to_string().contains("pip install uv"), "{error}");
+    let manager = EnvManager::new(toolchain, Some(cache.path().to_path_buf()));
+    // The standard library needs no venv: the interpreter itself, without site-packages.
+    let env = manager.prepare(&BTreeSet::new(), false).unwrap();
+    assert_eq!(env.python, python);
+    assert!(!env.site_packages);
+    assert!(env.missing.is_empty() && env.failed.is_empty(), "{env:?}");
+    // A package cannot be installed without uv: missing, and when installing was asked, why.
+    let wanted: BTreeSet<String> = ["tabulate".to_string()].into();
+    let env = manager.prepare(&wanted, false).unwrap();
+    assert_eq!(env.missing, ["tabulate"]);
+    assert!(env.failed.is_empty(), "not asked to install: {env:?}");
+    let env = manager.prepare(&wanted, true).unwrap();
+    assert_eq!(env.missing, ["tabulate"]);
+    assert!(env.failed.iter().any(|(d, why)| d == "tabulate" && why.contains("pip install uv")), "{env:?}");
+    // Nothing was built.
+    assert!(std::fs::read_dir(cache.path()).unwrap().next().is_none() || !cache.path().join("envs").exists());
 }
 
 #[test]
