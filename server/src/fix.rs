@@ -184,8 +184,9 @@ impl Engine {
         let plan = env::plan_imports(&modules, &self.stdlib);
         let environment = self.envs.prepare_allowing(&plan.distributions, &[], opts.install, &opts.allow_builds)?;
         // The same request again: the stored result, at once. (A run that
-        // may reach the network depends on more than the request: never.)
-        let cacheable = self.memory.results_enabled() && !opts.allow_network;
+        // may reach the network, or asks a model, depends on more than the
+        // request: never, neither stored nor served.)
+        let cacheable = self.memory.results_enabled() && !opts.allow_network && opts.llm.is_none();
         let key_text = self.result_key(&fragment, &environment, opts).digest();
         if cacheable {
             if let Some(mut report) = self.memory.cached(&key_text) {
