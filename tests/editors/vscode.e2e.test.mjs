@@ -470,8 +470,15 @@ test('quick fixes without a run: Add the import, Create a sample of the file', {
       return true;
     }, 30000, 500);
     log(`code actions: ${JSON.stringify(await page.locator('.action-widget .monaco-list-row').allInnerTexts())}`);
-    // The menu has the focus: move to the entry, then take it (a click does not reach it).
-    await item.first().hover();
+    // The menu has the keyboard focus and a pointer block over it: move the
+    // focus to the entry with the arrow keys, then take it.
+    const focused = page.locator('.action-widget .monaco-list-row.focused');
+    for (let i = 0; i < 12; i++) {
+      const text = await focused.first().innerText({ timeout: 1000 }).catch(() => '');
+      if (text.includes(title)) break;
+      await page.keyboard.press('ArrowDown');
+    }
+    assert.ok((await focused.first().innerText()).includes(title), `"${title}" not focused`);
     await page.keyboard.press('Enter');
   };
   await take(3, 'from tabulate import tabulate');
