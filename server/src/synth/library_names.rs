@@ -192,14 +192,7 @@ mod tests {
             analysis: &analysis,
             stdlib: &stdlib,
         };
-        let usage = analysis
-            .free_names
-            .iter()
-            .chain(&analysis.used_before_bound)
-            .find(|f| f.name == name)
-            .map(|f| f.usage.clone())
-            .unwrap_or_default();
-        library_imports(&ctx, name, &usage)
+        library_imports(&ctx, name, &ctx.usage_of(name))
     }
 
     #[test]
