@@ -210,7 +210,7 @@ impl Engine {
         // Optional dependencies: a library said it needs a distribution it
         // imports on demand (`df.style` wants Jinja2); search again with it.
         let mut optional: Vec<OptionalReport> = Vec::new();
-        while optional.len() < 2 {
+        while optional.len() < 3 {
             // A search that did no better ends the loop, so the errors to
             // read are always the chosen search's own.
             let Some(dep) = self.optional_plan(&chosen, &distributions, progress) else { break };
@@ -227,7 +227,16 @@ impl Engine {
                 Ok(fuller) if fuller.missing.is_empty() => {
                     let searched = self.search_in(fuller, &fragment, &analysis, later_budget(), opts, progress, &searcher)?;
                     executions += searched.executions;
-                    if searched.result.best.score() > chosen.result.best.score() {
+                    // Better, or as good and stopped by the next optional
+                    // dependency a library asks for (FastAPI's forms want
+                    // python-multipart, then its test client httpx): the
+                    // first request is met, the next one is read from here.
+                    let next_asked = || {
+                        self.optional_plan(&searched, &with, progress)
+                            .is_some_and(|d| !optional.iter().any(|o| o.distribution == d.distribution) && d.distribution != report.distribution)
+                    };
+                    let score = searched.result.best.score();
+                    if score > chosen.result.best.score() || (score == chosen.result.best.score() && next_asked()) {
                         report.used = true;
                         chosen = searched;
                         distributions = with;

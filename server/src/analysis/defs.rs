@@ -1,8 +1,8 @@
 //! Top-level functions and classes (what a driver can call), and the
 //! parameter syntax shared with the usage walker.
 
-use super::facts::{ClassDef, FunctionDef, Param, Usage};
-use super::literal::{line, named, text};
+use super::facts::{ClassDef, Decorator, FunctionDef, Param, Usage};
+use super::literal::{line, named, str_value, text};
 use super::statements::statements_of;
 use super::tree::Node;
 
@@ -70,16 +70,15 @@ pub(crate) fn definitions(
     for stmt in statements_of(root) {
         let def = definition_of(stmt);
         match def.kind() {
-            "function_definition" => functions.push(function(def, src, false, usage_of)),
+            "function_definition" => functions.push(function(def, decorators(stmt, src), src, false, usage_of)),
             "class_definition" => {
                 let methods = def
                     .child_by_field_name("body")
                     .map(|body| {
                         statements_of(body)
                             .into_iter()
-                            .map(definition_of)
-                            .filter(|d| d.kind() == "function_definition")
-                            .map(|d| function(d, src, true, usage_of))
+                            .filter(|s| definition_of(*s).kind() == "function_definition")
+                            .map(|s| function(definition_of(s), decorators(s, src), src, true, usage_of))
                             .collect()
                     })
                     .unwrap_or_default();
@@ -107,8 +106,45 @@ fn definition_of(stmt: Node) -> Node {
     }
 }
 
+/// The decorators of a (possibly decorated) definition statement.
+fn decorators(stmt: Node, src: &str) -> Vec<Decorator> {
+    if stmt.kind() != "decorated_definition" {
+        return Vec::new();
+    }
+    named(stmt)
+        .filter(|d| d.kind() == "decorator")
+        .filter_map(|d| named(d).next())
+        .map(|expr| {
+            let (callee, args) = match expr.kind() {
+                "call" => (expr.child_by_field_name("function"), expr.child_by_field_name("arguments")),
+                _ => (Some(expr), None),
+            };
+            let target = callee
+                .filter(|c| matches!(c.kind(), "identifier" | "attribute"))
+                .map(|c| text(c, src).split_whitespace().collect::<String>())
+                .unwrap_or_default();
+            let mut strings = Vec::new();
+            let mut keywords = Vec::new();
+            for a in args.into_iter().flat_map(named) {
+                if a.kind() == "keyword_argument" {
+                    let name = a.child_by_field_name("name").map_or("", |n| text(n, src)).to_string();
+                    let value = a.child_by_field_name("value");
+                    let consts = value
+                        .map(|v| std::iter::once(v).chain(named(v)).filter_map(|n| str_value(n, src)).collect())
+                        .unwrap_or_default();
+                    keywords.push((name, consts));
+                } else if a.kind() != "comment" {
+                    strings.push(str_value(a, src));
+                }
+            }
+            Decorator { target, is_call: args.is_some(), strings, keywords }
+        })
+        .collect()
+}
+
 fn function(
     def: Node,
+    decorators: Vec<Decorator>,
     src: &str,
     is_method: bool,
     usage_of: &mut dyn FnMut(usize) -> Vec<Usage>,
@@ -138,6 +174,7 @@ fn function(
         params,
         is_async: def.child(0).is_some_and(|c| c.kind() == "async"),
         is_method,
+        decorators,
     }
 }
 
@@ -208,5 +245,22 @@ mod tests {
             .map(|m| (m.name.as_str(), m.line, m.is_method))
             .collect();
         assert_eq!(m, vec![("m", 8, true), ("n", 9, true)]);
+    }
+
+    #[test]
+    fn decorators_with_their_string_arguments() {
+        let src = "@app.route('/items/<int:id>', methods=['GET', \"POST\"])\n@login_required\ndef item(id): pass\nclass C:\n    @property\n    def p(self): pass\n    @router . get(path, name='x')\n    def g(self): pass\n";
+        let (f, c) = defs(src);
+        let d = &f[0].decorators;
+        assert_eq!(d.len(), 2);
+        assert_eq!((d[0].target.as_str(), d[0].is_call), ("app.route", true));
+        assert_eq!(d[0].strings, [Some("/items/<int:id>".to_string())]);
+        assert_eq!(d[0].keywords, [("methods".to_string(), vec!["GET".to_string(), "POST".to_string()])]);
+        assert_eq!((d[1].target.as_str(), d[1].is_call), ("login_required", false));
+        let m = &c[0].methods;
+        assert_eq!(m[0].decorators[0].target, "property");
+        assert_eq!(m[1].decorators[0].target, "router.get", "spaces are not part of the name");
+        assert_eq!(m[1].decorators[0].strings, [None], "a variable is not a string");
+        assert_eq!(m[1].decorators[0].keywords, [("name".to_string(), vec!["x".to_string()])]);
     }
 }

@@ -251,6 +251,23 @@ pub struct FunctionDef {
     pub params: Vec<Param>,
     pub is_async: bool,
     pub is_method: bool,
+    /// Its decorators, outermost first.
+    pub decorators: Vec<Decorator>,
+}
+
+/// One decorator: `@app.route("/items/<int:id>", methods=["POST"])`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, Default)]
+pub struct Decorator {
+    /// The decorator, or the callee when it is a call, dotted (`app.route`,
+    /// `staticmethod`); empty when it is neither a name nor an attribute.
+    pub target: String,
+    /// Whether it is a call (`@app.get("/")` rather than `@property`).
+    pub is_call: bool,
+    /// Its positional arguments' values, where they are plain strings.
+    pub strings: Vec<Option<String>>,
+    /// Its keyword arguments, each with the plain strings in its value
+    /// (`methods=["GET", "POST"]`: `("methods", ["GET", "POST"])`).
+    pub keywords: Vec<(String, Vec<String>)>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]

@@ -32,6 +32,7 @@ pub struct OptionalDependency {
 /// first character after it that cannot be part of a name.
 const PHRASES: &[&str] = &[
     "Missing optional dependency '",
+    "requires the ",
     "requires ",
     "Import ",
     "No module named '",
@@ -169,6 +170,8 @@ mod tests {
         assert_eq!(ask(&html, &["pandas"]).as_deref(), Some("lxml"));
         let form = exc("RuntimeError", "Form data requires \"python-multipart\" to be installed. \nYou can install \"python-multipart\" with: \n\npip install python-multipart", Some("fastapi.dependencies.utils"));
         assert_eq!(ask(&form, &["fastapi"]).as_deref(), Some("python-multipart"));
+        let client = exc("RuntimeError", "The starlette.testclient module requires the httpx2 package to be installed.\nYou can install this with:\n    $ pip install httpx2\n", Some("starlette.testclient"));
+        assert_eq!(ask(&client, &["fastapi", "starlette"]).as_deref(), Some("httpx2"));
         let pip = exc("ImportError", "This feature needs extra parts: pip install openpyxl", Some("pandas.io.excel"));
         assert_eq!(ask(&pip, &["pandas"]).as_deref(), Some("openpyxl"));
         let mut lazy = exc("ModuleNotFoundError", "No module named 'scipy'", Some("pandas.core.missing"));

@@ -79,8 +79,9 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     }
     // Used as an instance of a library type (`@app.route` where the fragment
     // imports flask): a real one, built with the library's own API.
-    if let Some(v) = library_types::real_instance(ctx, f.usage.attrs.keys().map(String::as_str)) {
-        c.push(Candidate::Value(v));
+    let real = library_types::real_instance(ctx, f.usage.attrs.keys().map(String::as_str));
+    if let Some(v) = &real {
+        c.push(Candidate::Value(v.clone()));
     }
     if allow_import {
         if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') {
@@ -96,7 +97,13 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
             }));
         }
     }
-    c.extend(infer::candidates(&f.name, &f.usage).into_iter().map(Candidate::Value));
+    // Never a hand-written class with the real type's members after it.
+    let inferred = infer::candidates(&f.name, &f.usage).into_iter();
+    c.extend(
+        inferred
+            .filter(|v| real.is_none() || !super::stand_in::replaces_a_real_instance(ctx, &f.name, &f.usage, v))
+            .map(Candidate::Value),
+    );
     Binding::new(f.name.clone(), c)
 }
 

@@ -6,7 +6,8 @@
 
 use super::attribution::{Origin, Stage};
 use super::library_names;
-use super::prefix::Prefix;
+use super::prefix::{Candidate, Prefix};
+use super::stand_in;
 use super::rules::{self, Branch, Failure, Rule, Trigger, Uncovered, UnknownRule};
 use super::session::{Attempt, Context};
 use super::slice::related_bindings;
@@ -61,11 +62,19 @@ fn attributed(mut p: Prefix, base: &Prefix, rule: &dyn Rule) -> Prefix {
     p
 }
 
-/// No rule may bind a library name to a value or patch a library's
-/// attribute (the last line of the invariant; `binding_for` already gives
-/// such names imports only).
+/// No rule may bind a library name to a value, patch a library's
+/// attribute, or put a hand-written stand-in where a real instance of the
+/// library type can be built (the last line of the invariant;
+/// `binding_for` already gives such names imports or the real instance).
 fn real_only(ctx: &Context, out: &mut Vec<Prefix>) {
-    out.retain(|p| library_names::faked_library_name(ctx, p).is_none() && library_names::patched_library_attribute(p).is_none());
+    out.retain(|p| {
+        library_names::faked_library_name(ctx, p).is_none()
+            && library_names::patched_library_attribute(p).is_none()
+            && !p.bindings.iter().any(|b| match b.current() {
+                Candidate::Value(v) => stand_in::replaces_a_real_instance(ctx, &b.name, &ctx.usage_of(&b.name), v),
+                _ => false,
+            })
+    });
 }
 
 impl Proposer for RuleSet {

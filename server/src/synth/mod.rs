@@ -36,6 +36,7 @@ pub mod session;
 mod slice;
 pub mod stand_in;
 mod string_shapes;
+mod web_routes;
 pub mod type_wants;
 pub mod value;
 

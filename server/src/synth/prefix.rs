@@ -130,6 +130,9 @@ pub struct Prefix {
     pub modules: Vec<LocalModule>,
     /// Statements run after the fragment (calls of functions it defines).
     pub driver: Vec<String>,
+    /// Functions the driver runs other than by calling them (a route, by a
+    /// request through its framework's test client).
+    pub driven: Vec<String>,
     /// Parameters of the wrapper function (names read before assignment in a body).
     pub wrapper_params: Vec<String>,
     /// For a method body that calls `super()`: the class of `self`, which

@@ -38,7 +38,24 @@ pub fn is_stand_in(
 ) -> bool {
     let hand_written = !matches!(value, Value::Expr { .. } | Value::Anything);
     (hand_written && !not_module && library_imports(ctx, name, usage).is_some())
+        || (has_members(value) && buildable(ctx, usage))
         || holds_stand_in(ctx, value, 0)
+}
+
+/// Whether the name's use matches a library type the engine can build
+/// (its members are that type's): then any hand-written object with
+/// members poses as that type, whichever of its members it defines.
+fn buildable(ctx: &Context, usage: &Usage) -> bool {
+    super::library_types::real_instance(ctx, usage.attrs.keys().map(String::as_str)).is_some()
+}
+
+fn has_members(v: &Value) -> bool {
+    match v {
+        Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => {
+            !attrs.is_empty() || !methods.is_empty()
+        }
+        _ => false,
+    }
 }
 
 fn holds_stand_in(ctx: &Context, v: &Value, depth: usize) -> bool {
@@ -74,6 +91,15 @@ fn holds_stand_in(ctx: &Context, v: &Value, depth: usize) -> bool {
             .any(subclasses_a_module_class),
         _ => false,
     }
+}
+
+/// Whether `value`, bound to `name`, is a hand-written stand-in for a
+/// library type the engine can build for real from the name's use (an
+/// `app` with `route` beside `from flask import Flask`: `Flask(__name__)`).
+/// Such a value is never proposed: when the real instance raises, the
+/// inputs around it change, or the failure is reported (invariant 3).
+pub fn replaces_a_real_instance(ctx: &Context, name: &str, usage: &Usage, value: &Value) -> bool {
+    !matches!(value, Value::Expr { .. } | Value::Anything) && buildable(ctx, usage) && is_stand_in(ctx, name, usage, value, false)
 }
 
 /// `Name(module.Type)`: a class whose base is reached through a module.
@@ -170,6 +196,24 @@ mod tests {
             "fig",
             &object("Fig(matplotlib.figure.Figure)", &[])
         ));
+    }
+
+    #[test]
+    fn any_object_with_members_poses_as_the_library_type_its_name_is_used_as() {
+        // `self` is used as a Flask app (the fragment imports flask): an
+        // object with only one of those members still stands for one.
+        let src = "from flask import Flask\n@self.route('/')\ndef home():\n    return self.ensure_sync(home)()\n";
+        let one = object("Self", &["ensure_sync"]);
+        assert!(classify(src, "self", &one));
+        let analysis = analyze(src);
+        let stdlib = BTreeSet::new();
+        let ctx = Context { fragment: src, analysis: &analysis, stdlib: &stdlib };
+        let usage = ctx.usage_of("self");
+        assert!(replaces_a_real_instance(&ctx, "self", &usage, &one));
+        let real = Value::Expr { code: "Flask(__name__)".into(), imports: vec!["from flask import Flask".into()] };
+        assert!(!replaces_a_real_instance(&ctx, "self", &usage, &real));
+        // A plain value is wrong, not fake.
+        assert!(!classify(src, "self", &Value::Int(3)));
     }
 
     #[test]

@@ -117,6 +117,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &RelativePaths,
         &ReadFiles,
         &RequiredEnvironment,
+        &WebDriver,
         &Driver,
         &IsinstanceBases,
         &SuperHost,

@@ -40,7 +40,7 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
     let mut done: Vec<&str> = Vec::new();
     // The last definition of a name is the one a call reaches.
     for f in a.functions.iter().rev() {
-        if done.contains(&f.name.as_str()) || referenced(ctx, &f.name, &def_lines(&f.name)) {
+        if done.contains(&f.name.as_str()) || p.driven.contains(&f.name) || referenced(ctx, &f.name, &def_lines(&f.name)) {
             continue;
         }
         done.push(&f.name);

@@ -9,6 +9,7 @@ mod read_files;
 mod relative_paths;
 mod required_environment;
 mod super_host;
+mod web_driver;
 
 pub use driver::Driver;
 pub use free_names::FreeNames;
@@ -18,3 +19,4 @@ pub use read_files::ReadFiles;
 pub use relative_paths::RelativePaths;
 pub use required_environment::RequiredEnvironment;
 pub use super_host::SuperHost;
+pub use web_driver::WebDriver;
