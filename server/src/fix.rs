@@ -506,7 +506,8 @@ impl Watch {
         }
         let mut tried = self.tried.lock().unwrap_or_else(|e| e.into_inner());
         for (i, line) in self.lines.iter().enumerate() {
-            if program.lines().any(|l| l == line) {
+            // A remembered object is its class and its binding: all of it, in order.
+            if format!("\n{program}\n").contains(&format!("\n{line}\n")) {
                 tried.insert(i);
             }
         }

@@ -17,6 +17,7 @@ pub mod recall;
 mod schema;
 pub mod signature;
 pub mod store;
+pub mod stored_value;
 
 use crate::report::FixReport;
 use crate::redact::{has_secret, redact};
