@@ -353,6 +353,44 @@ fn the_environment_stage_proposes_files_checked_against_the_fragment_and_names_f
     assert!(j["missing_packages"].as_array().unwrap().iter().all(|p| p != "left-padder-xyz"));
 }
 
+/// The module is imported by a computed name: the engine's own plan cannot
+/// see it, so only the environment stage can name its distribution.
+const COMPUTED_IMPORT: &str = "import importlib\nmod = importlib.import_module(\"s\" + \"ix\")\nprint(mod.PY3)\n";
+
+fn proposed<'a>(j: &'a Value, name: &str) -> &'a Value {
+    j["llm"]["distributions"].as_array().unwrap().iter().find(|d| d["name"] == name).unwrap_or_else(|| panic!("{name} not proposed: {j}"))
+}
+
+fn has_package(j: &Value, name: &str) -> bool {
+    j["packages"].as_array().unwrap().iter().any(|p| p.as_str().unwrap().to_ascii_lowercase().starts_with(name))
+}
+
+#[test]
+fn with_install_a_curated_proposal_is_installed_like_the_engines_own_and_an_unknown_name_never() {
+    let server = ModelServer::start(|s: &Seen| match s.model() {
+        "env-m" => Reply::chat(&json!({"distributions": [{"name": "six", "reason": "import_module"}, {"name": "left-padder-xyz", "reason": "?"}], "files": []}).to_string()),
+        _ => Reply::chat("no idea"),
+    });
+    // Without consent: both only reported.
+    let (_, j, _) = fix(COMPUTED_IMPORT, Some(&server.url), &[]);
+    assert!(proposed(&j, "six")["curated"].as_bool().unwrap(), "{j}");
+    assert_eq!(proposed(&j, "six")["installed"], false, "no --install, nothing installed: {j}");
+    assert!(!has_package(&j, "six"), "{j}");
+    // With consent (`--install`): the curated name is installed and the
+    // fragment runs; the unknown one is still only shown.
+    let (_, j, _) = fix(COMPUTED_IMPORT, Some(&server.url), &["--install"]);
+    assert_eq!(j["llm"]["consent"], json!(["left-padder-xyz"]), "{j}");
+    assert_eq!(proposed(&j, "left-padder-xyz")["installed"], false, "{j}");
+    assert!(!has_package(&j, "left-padder"), "an unknown name is never installed: {j}");
+    if proposed(&j, "six")["installed"] != true {
+        precondition::skip(&format!("six could not be installed (PyPI unreachable?): {}", j["llm"]));
+        return;
+    }
+    assert!(has_package(&j, "six"), "{j}");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert_eq!(j["coverage"]["ratio"], 1.0, "{j}");
+}
+
 #[test]
 fn bench_adds_the_model_columns_at_the_end_and_prints_the_stages() {
     let dir = tempfile::tempdir().unwrap();

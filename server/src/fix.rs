@@ -251,6 +251,35 @@ impl Engine {
                 break;
             }
         }
+        // The environment stage's curated proposals: with consent
+        // (`--install`) installed like the engine's own plan, then searched
+        // again; names outside the table stay in `llm.consent`, never installed.
+        let proposed = chosen.model.environment.clone();
+        let more = proposed.as_ref().map(|e| llm::environment::to_install(e, &distributions)).unwrap_or_default();
+        let mut model_installed: Vec<String> = Vec::new();
+        if opts.install && !more.is_empty() {
+            let mut with = distributions.clone();
+            with.extend(more.iter().cloned());
+            if let Ok(fuller) = self.envs.prepare_allowing(&with, &[], true, &opts.allow_builds) {
+                let has = |d: &str| fuller.installed.iter().any(|i| knowledge::normalize_distribution(i) == knowledge::normalize_distribution(d));
+                model_installed = more.iter().filter(|d| has(d)).cloned().collect();
+                if !model_installed.is_empty() {
+                    let searched = self.search_in(fuller, &fragment, &analysis, later_budget(), opts, progress, &searcher)?;
+                    executions += searched.executions;
+                    if searched.result.best.score() > chosen.result.best.score() {
+                        chosen = searched;
+                        distributions = with;
+                    }
+                }
+            }
+        }
+        if let Some(mut env) = proposed {
+            for d in &mut env.distributions {
+                d.installed = model_installed.contains(&d.name) && distributions.iter().any(|p| knowledge::normalize_distribution(p) == knowledge::normalize_distribution(&d.name));
+            }
+            // What the model proposed stays reported, whichever search won.
+            chosen.model.environment = Some(env);
+        }
         let mut legacy = None;
         // The version fallback: when the newest releases fail with what looks
         // like an API they no longer have, search again with older ones.
@@ -515,7 +544,8 @@ impl Watch {
         }
         let mut tried = self.tried.lock().unwrap_or_else(|e| e.into_inner());
         for (i, line) in self.lines.iter().enumerate() {
-            if program.lines().any(|l| l == line) {
+            // A remembered object is its class and its binding: all of it, in order.
+            if format!("\n{program}\n").contains(&format!("\n{line}\n")) {
                 tried.insert(i);
             }
         }

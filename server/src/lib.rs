@@ -19,5 +19,6 @@ pub mod lsp;
 pub mod memory;
 pub mod path_set;
 pub mod program;
+pub mod redact;
 pub mod report;
 pub mod synth;

@@ -1,6 +1,7 @@
-//! The environment stage's proposals, checked: a distribution outside the
-//! curated table (`knowledge/imports.txt`) is only ever shown for consent,
-//! never installed; a file is kept only when the fragment reads that path
+//! The environment stage's proposals, checked: a distribution in the
+//! curated table (`knowledge/imports.txt`) is installed with `--install`
+//! like the engine's own plan ([`to_install`]); one outside it is only ever
+//! shown for consent, never installed; a file is kept only when the fragment reads that path
 //! and its content parses the way the fragment reads it. Pure.
 
 use super::extract::{EnvironmentProposal, FileProposal};
@@ -15,6 +16,9 @@ pub struct ProposedDistribution {
     pub reason: String,
     /// In the curated table: installable with `--install` like any import.
     pub curated: bool,
+    /// Installed in this run's environment (curated, and `--install`).
+    #[serde(default)]
+    pub installed: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -33,7 +37,7 @@ pub fn check(ctx: &Context, proposal: &EnvironmentProposal, known: &[String]) ->
         .distributions
         .iter()
         .filter(|(n, _)| is_valid_distribution_name(n))
-        .map(|(n, why)| ProposedDistribution { name: n.clone(), reason: why.chars().take(200).collect(), curated: curated.contains(&normalize_distribution(n)) })
+        .map(|(n, why)| ProposedDistribution { name: n.clone(), reason: why.chars().take(200).collect(), curated: curated.contains(&normalize_distribution(n)), installed: false })
         .take(8)
         .collect();
     let mut out = CheckedEnvironment { distributions, ..Default::default() };
@@ -41,6 +45,20 @@ pub fn check(ctx: &Context, proposal: &EnvironmentProposal, known: &[String]) ->
         match file_problem(ctx, f, known) {
             None => out.files.push(f.clone()),
             Some(why) => out.rejected_files.push(format!("{}: {why}", f.path)),
+        }
+    }
+    out
+}
+
+/// The curated proposals the environment does not have yet: what
+/// `--install` (the user's consent) installs. Never a name outside the table.
+pub fn to_install(checked: &CheckedEnvironment, planned: &std::collections::BTreeSet<String>) -> Vec<String> {
+    let planned: Vec<String> = planned.iter().map(|d| normalize_distribution(d)).collect();
+    let mut out: Vec<String> = Vec::new();
+    for d in checked.distributions.iter().filter(|d| d.curated) {
+        let norm = normalize_distribution(&d.name);
+        if !planned.contains(&norm) && !out.iter().any(|o| normalize_distribution(o) == norm) {
+            out.push(d.name.clone());
         }
     }
     out
@@ -93,5 +111,8 @@ mod tests {
         let checked = check(&ctx, &p, &[]);
         assert_eq!(checked.distributions.len(), 2);
         assert!(checked.distributions[0].curated && !checked.distributions[1].curated);
+        // Only the curated name is installed with consent, and only once.
+        assert_eq!(to_install(&checked, &Default::default()), vec!["requests".to_string()]);
+        assert!(to_install(&checked, &["Requests".to_string()].into()).is_empty(), "already planned");
     }
 }

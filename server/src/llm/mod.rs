@@ -4,7 +4,7 @@
 //!
 //! One request, end to end: the stalled search's best attempt becomes
 //! [`feedback::Feedback`] (pure), [`prompt`] turns it into messages,
-//! [`redact`] replaces secrets, [`client`] sends them (or [`transcript`]
+//! [`crate::redact`] replaces secrets, [`client`] sends them (or [`transcript`]
 //! answers from a recording), [`extract`] reads the proposals out of the
 //! answer (one repair round), [`realism`] rejects any that fakes a library,
 //! and [`hybrid`] runs the rest in the session and keeps what raises coverage.
@@ -20,7 +20,6 @@ pub mod prompt;
 pub mod proposal;
 pub mod proposer;
 pub mod realism;
-pub mod redact;
 pub mod transcript;
 
 pub use budget::{LlmStats, StageStats};

@@ -1,11 +1,11 @@
 //! The messages each stage sends, built from [`Feedback`], and redacted as
-//! a whole just before they leave ([`redact::Redactor`]: the fragment, its
+//! a whole just before they leave ([`crate::redact::Redactor`]: the fragment, its
 //! files and the run's text alike). Pure.
 
 use super::client::{ChatRequest, Message};
 use super::config::Stage;
 use super::feedback::Feedback;
-use super::redact::Redactor;
+use crate::redact::Redactor;
 use serde_json::{json, Value};
 
 const RULES: &str = "You complete Python fragments so that they run. You write a PREFIX: Python placed above the fragment \

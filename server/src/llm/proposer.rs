@@ -12,7 +12,7 @@ use super::feedback::{self, Feedback};
 use super::prompt;
 use super::proposal::to_prefix;
 use super::realism;
-use super::redact::Redactor;
+use crate::redact::Redactor;
 use super::LlmError;
 use crate::exec::{Executor, RunRequest};
 use crate::synth::deterministic::Deterministic;

@@ -1,8 +1,9 @@
 //! Phase 1: what worked in one finished job, as observations. Pure and
 //! deterministic; the caller redacts and stores them.
 //!
-//! - A value template for each name the best prefix bound to a plain
-//!   expression (no class, no `def`, no placeholder) whose first use ran:
+//! - A value template for each name the best prefix bound to a value
+//!   (a literal or expression, an object, a function, a class: never the
+//!   placeholder nor a stand-in, see `stored_value`) whose first use ran:
 //!   keyed by the name's usage signature.
 //! - A remembered template that was tried (its line is in a program that
 //!   ran) and that the best prefix does not use: a failure (it is demoted).
@@ -12,13 +13,13 @@
 //! as in `synth::library_names`.
 
 use super::recall::Offer;
-use super::signature::signature;
+use super::signature::signature_in;
+use super::stored_value::encode;
 use super::store::Observation;
 use crate::knowledge;
 use crate::synth::library_names::library_imports;
 use crate::synth::prefix::Candidate;
 use crate::synth::session::{Attempt, Context};
-use crate::synth::value::Value;
 use std::collections::BTreeSet;
 
 /// A template longer than this is not worth keeping (and not readable).
@@ -51,14 +52,8 @@ pub fn extract(job: &Job) -> Vec<Observation> {
         if b.import_only() || best.prefix.not_modules.contains(&f.name) || library_imports(ctx, &f.name, &f.usage).is_some() {
             continue;
         }
-        if v.is_stub() || v.needs_definition() || matches!(v, Value::Anything) {
-            continue;
-        }
-        let Some(sig) = signature(&f.usage) else { continue };
-        let code = v.expr();
-        if code.len() > MAX_TEMPLATE {
-            continue;
-        }
+        let Some(sig) = signature_in(ctx, &f.usage) else { continue };
+        let Some(code) = encode(v).filter(|c| c.len() <= MAX_TEMPLATE) else { continue };
         let mut imports = Vec::new();
         v.imports(&mut imports);
         imports.sort();

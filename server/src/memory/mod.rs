@@ -5,7 +5,7 @@
 //! and CLI of the user.
 //!
 //! After each job, phase 1 (`extract`) turns what worked into
-//! observations, `redact` takes secrets out before anything is written,
+//! observations, `crate::redact` (the same as the model stage's) takes secrets out before anything is written,
 //! and phase 2 (`Store::consolidate`, one process at a time under the
 //! store's lock) merges, ranks and prunes. Memory never fails a job: a
 //! store that cannot be used is moved aside and rebuilt, or memory is off
@@ -14,13 +14,13 @@
 pub mod extract;
 pub mod key;
 pub mod recall;
-pub mod redact;
 mod schema;
 pub mod signature;
 pub mod store;
+pub mod stored_value;
 
 use crate::report::FixReport;
-use redact::{has_secret, redact};
+use crate::redact::{has_secret, redact};
 use std::path::{Path, PathBuf};
 use store::{Observation, Store, Template};
 

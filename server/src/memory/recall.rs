@@ -11,7 +11,8 @@
 //! catch-all): so the order tried is the rules' first guess, what worked
 //! before, the rules' next ideas. Variants are the rules' own.
 
-use super::signature::signature;
+use super::signature::signature_in;
+use super::stored_value::decode;
 use super::store::Template;
 use crate::exec::RunStatus;
 use crate::synth::lexical::identifiers;
@@ -30,13 +31,15 @@ pub const PER_NAME: usize = 2;
 pub struct Offer {
     pub name: String,
     pub signature: String,
+    /// As the store keeps it (`stored_value`).
     pub code: String,
     pub imports: Vec<String>,
+    value: Value,
 }
 
 impl Offer {
     pub fn value(&self) -> Value {
-        Value::Expr { code: self.code.clone(), imports: self.imports.clone() }
+        self.value.clone()
     }
     /// The line the prefix has when this offer is the name's value.
     pub fn rendered(&self) -> String {
@@ -61,11 +64,12 @@ pub fn offers(ctx: &Context, first: &Prefix, lookup: &mut dyn FnMut(&str) -> Vec
         if library_imports(ctx, &b.name, &usage).is_some() {
             continue;
         }
-        let Some(sig) = signature(&usage) else { continue };
+        let Some(sig) = signature_in(ctx, &usage) else { continue };
         for t in lookup(&sig).into_iter().take(PER_NAME) {
             let imports_ok = t.imports.iter().all(|i| plain_import(i) && module_of_import(i).is_some_and(|m| ctx.stdlib.contains(top(&m)) || available.contains(top(&m))));
-            let offer = Offer { name: b.name.clone(), signature: sig.clone(), code: t.code, imports: t.imports };
-            if imports_ok && !spelled_by(&b.candidates, &offer.code) && !out.iter().any(|o: &Offer| o.name == offer.name && o.code == offer.code) {
+            let Some(value) = decode(&t.code, &t.imports) else { continue };
+            let offer = Offer { name: b.name.clone(), signature: sig.clone(), code: t.code, imports: t.imports, value };
+            if imports_ok && !spelled_by(&b.candidates, &offer.value) && !out.iter().any(|o: &Offer| o.name == offer.name && o.code == offer.code) {
                 out.push(offer);
             }
         }
@@ -73,9 +77,14 @@ pub fn offers(ctx: &Context, first: &Prefix, lookup: &mut dyn FnMut(&str) -> Vec
     out
 }
 
-/// Whether a candidate already is this expression (the rules' own guess).
-fn spelled_by(candidates: &[Candidate], code: &str) -> bool {
-    candidates.iter().any(|c| matches!(c, Candidate::Value(v) if !v.needs_definition() && v.expr() == code))
+/// Whether a candidate already is this value (the rules' own guess), or
+/// spells this expression.
+fn spelled_by(candidates: &[Candidate], value: &Value) -> bool {
+    candidates.iter().any(|c| match (c, value) {
+        (Candidate::Value(v), _) if v == value => true,
+        (Candidate::Value(v), Value::Expr { code, .. }) => !v.needs_definition() && v.expr() == *code,
+        _ => false,
+    })
 }
 
 fn top(module: &str) -> &str {
@@ -106,7 +115,7 @@ impl Proposer for Remembering<'_> {
         let plain = p.clone();
         for offer in &self.offers {
             let Some(b) = p.binding_mut(&offer.name) else { continue };
-            if b.import_only() || spelled_by(&b.candidates, &offer.code) {
+            if b.import_only() || spelled_by(&b.candidates, &offer.value) {
                 continue;
             }
             // After the rules' first guess, before the catch-all.

@@ -7,9 +7,14 @@
 //! called (and how), iterated, unpacked, used as a context manager, and the
 //! library functions it is passed to. Two fragments that differ only in
 //! their variable names and constants give their names the same
-//! signatures, so what made one run is offered to the other.
+//! signatures, so what made one run is offered to the other. That holds
+//! for the functions a name is passed to as well: `helper.send(x)` keys `x`
+//! by `_.send@0` when `helper` is the fragment's own variable, and by
+//! `json.dumps@0` when the callee is a module's.
 
 use crate::analysis::{Key, Usage};
+use crate::synth::session::Context;
+use std::collections::BTreeSet;
 
 /// How deep the signature follows nested usage (`x.a.b[...]`).
 const DEPTH: usize = 3;
@@ -20,11 +25,35 @@ const MAX_LEN: usize = 2000;
 const TELLING_BUILTINS: &[&str] =
     &["open", "len", "int", "float", "str", "bytes", "list", "dict", "set", "tuple", "sorted", "sum", "min", "max", "enumerate", "zip", "range", "iter", "next", "isinstance"];
 
-/// The signature of `usage`, or `None` when it says too little to key a
-/// template by (a name only printed or only passed on).
+/// The signature of a name's `usage` in this fragment: callee roots that
+/// are modules (imported, the standard library's, conventional aliases)
+/// are kept, every other root is the fragment's own name and is left out.
+pub fn signature_in(ctx: &Context, usage: &Usage) -> Option<String> {
+    let mut modules: BTreeSet<&str> = ctx.stdlib.iter().map(String::as_str).collect();
+    for i in &ctx.analysis.imports {
+        if let Some(a) = &i.alias {
+            modules.insert(a);
+        } else if !i.is_from {
+            modules.insert(i.module.split('.').next().unwrap_or(&i.module));
+        }
+        for (n, a) in &i.names {
+            modules.insert(a.as_deref().unwrap_or(n));
+        }
+    }
+    let is_module = |root: &str| modules.contains(root) || crate::knowledge::conventional_import(root).is_some();
+    keyed(usage, &is_module)
+}
+
+/// The signature of `usage` with every callee root kept (as if each were
+/// a module), or `None` when it says too little to key a template by (a
+/// name only printed or only passed on).
 pub fn signature(usage: &Usage) -> Option<String> {
+    keyed(usage, &|_| true)
+}
+
+fn keyed(usage: &Usage, is_module: &dyn Fn(&str) -> bool) -> Option<String> {
     let mut out = String::new();
-    shape(usage, DEPTH, &mut out);
+    shape(usage, DEPTH, is_module, &mut out);
     let telling = !usage.attrs.is_empty() || !usage.subscripts.is_empty() || usage.element.is_some() || usage.unpack.is_some() || !usage.calls.is_empty();
     if !telling {
         return None;
@@ -39,7 +68,7 @@ pub fn signature(usage: &Usage) -> Option<String> {
     Some(out)
 }
 
-fn shape(u: &Usage, depth: usize, out: &mut String) {
+fn shape(u: &Usage, depth: usize, is_module: &dyn Fn(&str) -> bool, out: &mut String) {
     if depth == 0 {
         out.push('…');
         return;
@@ -51,7 +80,7 @@ fn shape(u: &Usage, depth: usize, out: &mut String) {
         out.push_str(&format!("call({})", calls.join("|")));
         if let Some(r) = &u.returns {
             out.push_str("->");
-            shape(r, depth - 1, out);
+            shape(r, depth - 1, is_module, out);
         }
     }
     if !u.attrs.is_empty() {
@@ -62,7 +91,7 @@ fn shape(u: &Usage, depth: usize, out: &mut String) {
             }
             out.push_str(name);
             let mut sub = String::new();
-            shape(inner, depth - 1, &mut sub);
+            shape(inner, depth - 1, is_module, &mut sub);
             if !sub.is_empty() {
                 out.push(':');
                 out.push_str(&sub);
@@ -76,7 +105,7 @@ fn shape(u: &Usage, depth: usize, out: &mut String) {
             .iter()
             .map(|(k, inner)| {
                 let mut sub = String::new();
-                shape(inner, depth - 1, &mut sub);
+                shape(inner, depth - 1, is_module, &mut sub);
                 let key = match k {
                     Key::Str(s) => format!("{s:?}"),
                     Key::Int(_) => "#".into(),
@@ -102,7 +131,7 @@ fn shape(u: &Usage, depth: usize, out: &mut String) {
         out.push_str("iter");
         if let Some(e) = &u.element {
             out.push('(');
-            shape(e, depth - 1, out);
+            shape(e, depth - 1, is_module, out);
             out.push(')');
         }
     }
@@ -115,7 +144,13 @@ fn shape(u: &Usage, depth: usize, out: &mut String) {
         .passed_to
         .iter()
         .filter(|a| a.callee.contains('.') || TELLING_BUILTINS.contains(&a.callee.as_str()))
-        .map(|a| format!("{}@{}", a.callee, a.keyword.clone().unwrap_or_else(|| a.position.map(|p| p.to_string()).unwrap_or_default())))
+        .map(|a| {
+            let callee = match a.callee.split_once('.') {
+                Some((root, rest)) if !is_module(root) => format!("_.{rest}"),
+                _ => a.callee.clone(),
+            };
+            format!("{callee}@{}", a.keyword.clone().unwrap_or_else(|| a.position.map(|p| p.to_string()).unwrap_or_default()))
+        })
         .collect();
     callees.sort();
     callees.dedup();
@@ -141,6 +176,22 @@ mod tests {
         let b = sig_of("s = frame['price'].sum()\nif s > 250:\n    print(frame.columns)\n", "frame");
         assert!(a.is_some());
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn a_method_of_the_fragments_own_variable_keys_by_its_name_not_the_variables() {
+        let sig = |src: &str, name: &str| {
+            let a = analyze(src);
+            let stdlib: BTreeSet<String> = ["json".to_string()].into();
+            let ctx = Context { fragment: src, analysis: &a, stdlib: &stdlib };
+            let f = a.free_names.iter().find(|f| f.name == name).unwrap();
+            signature_in(&ctx, &f.usage)
+        };
+        let a = sig("import json\nsender.send(payload)\nprint(payload['id'], json.dumps(payload))\n", "payload");
+        let b = sig("import json\nalpha.send(bravo)\nprint(bravo['id'], json.dumps(bravo))\n", "bravo");
+        assert_eq!(a, b);
+        let a = a.unwrap();
+        assert!(a.contains("_.send@0") && a.contains("json.dumps@0"), "{a}");
     }
 
     #[test]

@@ -231,7 +231,7 @@ fn remembered_templates_come_after_the_first_guess_and_before_the_catch_all() {
     let stdlib: BTreeSet<String> = ["json".to_string()].into();
     let ctx = ctx_for(src, &analysis, &stdlib);
     let first = Deterministic.initial(&ctx);
-    let sig = signature::signature(&ctx.usage_of("people")).unwrap();
+    let sig = signature::signature_in(&ctx, &ctx.usage_of("people")).unwrap();
     let remembered = "[{'name': 'Bo', 'age': 3}]";
     let mut lookup = |s: &str| if s == sig { vec![store::Template { signature: sig.clone(), code: remembered.into(), imports: vec![], uses: 3, failures: 0, last_used: 1 }] } else { vec![] };
     let offers = recall::offers(&ctx, &first, &mut lookup);
@@ -265,4 +265,33 @@ fn a_library_name_is_never_offered_a_template() {
     let mut lookup = |s: &str| vec![store::Template { signature: s.into(), code: "polars.DataFrame({'a': [1]})".into(), imports: vec!["import polars".into()], uses: 9, failures: 0, last_used: 1 }];
     let offers = recall::offers(&ctx, &first, &mut lookup);
     assert!(offers.is_empty(), "{offers:?}");
+}
+
+#[test]
+fn an_object_learnt_under_one_name_is_offered_to_a_renamed_variable_and_rendered_for_it() {
+    // What the rules found for `order` in one fragment...
+    let learnt = "print(order.total + 1, order.items[0].upper())\n";
+    let analysis = analyze(learnt);
+    let stdlib = BTreeSet::new();
+    let ctx = ctx_for(learnt, &analysis, &stdlib);
+    let sig = signature::signature_in(&ctx, &ctx.usage_of("order")).unwrap();
+    let object = Value::Object {
+        class: "Order".into(),
+        attrs: vec![("total".into(), Value::Int(3)), ("items".into(), Value::List(vec![Value::Str("a".into())]))],
+        methods: vec![],
+    };
+    let code = crate::memory::stored_value::encode(&object).unwrap();
+    // ...offered to the same usage with the variable renamed and a constant changed.
+    let edited = "print(alpha.total + 2, alpha.items[0].upper())\n";
+    let analysis = analyze(edited);
+    let ctx = ctx_for(edited, &analysis, &stdlib);
+    assert_eq!(signature::signature_in(&ctx, &ctx.usage_of("alpha")).as_ref(), Some(&sig));
+    let mut lookup = |s: &str| if s == sig { vec![store::Template { signature: sig.clone(), code: code.clone(), imports: vec![], uses: 2, failures: 0, last_used: 1 }] } else { vec![] };
+    let first = Deterministic.initial(&ctx);
+    let offers = recall::offers(&ctx, &first, &mut lookup);
+    assert_eq!(offers.len(), 1, "{offers:?}");
+    assert_eq!(offers[0].value(), object);
+    assert!(offers[0].rendered().contains("alpha = Order("), "{}", offers[0].rendered());
+    let p = recall::Remembering { rules: &Deterministic, offers }.initial(&ctx);
+    assert!(p.binding("alpha").unwrap().candidates.contains(&Candidate::Value(object)));
 }
