@@ -1,6 +1,7 @@
 //! The hostile suite of the language server (issue 13, findings F6, F9, F11
-//! and F14): each test drives the real `runnable lsp` over stdio with the
-//! attack and a canary, and asserts the attack is contained.
+//! and F14): each test drives the language server (served in process, with
+//! its own transport guard and framing: tests/support) with the attack and
+//! a canary, and asserts the attack is contained.
 //!
 //! The tests that run fragments need `python3`; without it they say so and
 //! pass, except under `CI=true`, where a missing precondition fails them
@@ -264,7 +265,9 @@ fn f11_a_20_mb_document_is_skipped_and_the_server_stays_responsive() {
     let r = s.client.request("textDocument/inlayHint", json!({"textDocument": {"uri": big}, "range": range(0, 0, 1, 0)}));
     assert_eq!(r.unwrap(), json!([]));
     assert!(asked.elapsed() < Duration::from_secs(5), "answered after {:?}", asked.elapsed());
-    // The canary: memory stays near the size of the text, not gigabytes.
+    // The canary: memory stays near the size of the text, not gigabytes
+    // (served in process, the peak also counts the test's client and its
+    // copies of the document: an upper bound of the server's).
     let peak = peak_rss_mib(s.client.pid()).expect("the server's memory");
     eprintln!("note: the server peaked at {peak} MiB with a 20 MB document");
     assert!(peak < 512, "the server peaked at {peak} MiB (3.2 GB before the limit)");

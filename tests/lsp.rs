@@ -1,6 +1,7 @@
-//! End-to-end tests of `runnable lsp`: the real binary over stdio, driven by
-//! a small JSON-RPC client (tests/support) that answers the server's
-//! requests like an editor and applies its edits.
+//! End-to-end tests of `runnable lsp`: the server served in process over
+//! duplex pipes (its own transport guard and framing), driven by a small
+//! client (tests/support) that answers the server's requests like an editor
+//! and applies its edits; one smoke test drives the real binary over stdio.
 
 mod support;
 
@@ -47,8 +48,13 @@ impl Session {
 
     /// With the client's capabilities changed by `caps` (a client lacking one).
     fn start_with(options: Value, utf8: bool, caps: impl FnOnce(&mut Value)) -> Session {
+        Session::start_on(Client::start, options, utf8, caps)
+    }
+
+    /// With the client `connect` starts (in process, or the real binary).
+    fn start_on(connect: fn(&Path) -> Client, options: Value, utf8: bool, caps: impl FnOnce(&mut Value)) -> Session {
         let dir = tempfile::tempdir().unwrap();
-        let client = Client::start(dir.path());
+        let client = connect(dir.path());
         let mut options = options;
         if options.get("cacheDir").is_none() {
             options["cacheDir"] = json!(shared_cache());
@@ -619,14 +625,15 @@ fn garbage_gets_error_responses_and_the_server_keeps_serving() {
     s.client.send_raw(b"Content-Length: 9\r\n\r\n{not json");
     let parse = s.client.wait(SHORT, |m| (m["error"]["code"] == -32700).then(|| m.clone())).expect("parse error response");
     assert_eq!(parse["id"], Value::Null);
-    // Not a JSON-RPC message (the method is not a string), and a request without a method.
-    s.client.send(json!({"jsonrpc": "2.0", "id": 901, "method": 5}));
+    // Not a JSON-RPC message (the method is not a string), and a request
+    // without a method: bytes no codec would write, so written as they are.
+    s.client.send_raw(b"Content-Length: 37\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":901,\"method\":5}");
     s.client.wait(SHORT, |m| (m["error"]["code"] == -32600).then_some(())).expect("invalid request");
-    s.client.send(json!([1, 2]));
-    s.client.send(json!({"jsonrpc": "1.0", "id": 902, "method": "initialize"}));
+    s.client.send_raw(b"Content-Length: 5\r\n\r\n[1,2]");
+    s.client.send_raw(b"Content-Length: 48\r\n\r\n{\"jsonrpc\":\"1.0\",\"id\":902,\"method\":\"initialize\"}");
     s.client.wait(SHORT, |m| (m["id"] == 902 && m["error"]["code"] == -32600).then_some(())).expect("wrong version");
     s.client.send_raw(b"this is not a header\r\n");
-    s.client.send(json!({"jsonrpc": "2.0", "id": 900, "params": {}}));
+    s.client.send_raw(b"Content-Length: 38\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":900,\"params\":{}}");
     s.client.wait(SHORT, |m| (m["id"] == 900 && m["error"]["code"] == -32601).then_some(())).expect("no such method");
     // Unknown method.
     let r = s.client.request("runnable/nonsense", json!({}));
@@ -677,11 +684,15 @@ fn emoji_and_cjk_lines_in_utf16_and_utf8() {
     }
 }
 
+/// The one smoke test of the real binary over stdio: initialize, a code
+/// action, a run, then shutdown and exit leave no process behind.
 #[test]
 fn shutdown_and_exit_leave_no_process_behind() {
     let _turn = engine_turn();
-    let mut s = Session::start(json!({}), false);
+    let mut s = Session::start_on(Client::start_binary, json!({}), false, |_| {});
     let u = s.open("live.py", "python", &fixture("dict_from_keys.py"));
+    let actions = s.code_actions(&u, range(0, 0, 3, 0), None, json!([])).unwrap();
+    assert!(actions.as_array().unwrap().iter().any(|a| a["kind"] == "refactor.rewrite.makeRunnable"), "{actions}");
     s.make_runnable(&u, range(0, 0, 3, 0));
     s.run_finished(&u, RUN);
     let pid = s.client.pid();

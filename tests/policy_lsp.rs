@@ -1,4 +1,4 @@
-//! Approval and escalation in `runnable lsp`, end to end over stdio:
+//! Approval and escalation in `runnable lsp`, end to end (served in process):
 //! `runPolicy` ("never" refuses, "ask" asks once per workspace, "Cancel"
 //! runs and edits nothing), and the network denial question ("Allow network
 //! for this run" re-runs once with the network; nothing is remembered),
@@ -83,7 +83,9 @@ impl Session {
     }
 
     /// Worker processes (`harness.py`) the server started: a run that ran
-    /// anything leaves its warm workers behind.
+    /// anything leaves its warm workers behind. Served in process, they are
+    /// this process's; the engine tests take turns, and a session that ends
+    /// shuts its server down (killing its workers) before the next turn.
     fn workers(&self) -> Vec<u32> {
         support::descendants(self.client.pid())
             .into_iter()

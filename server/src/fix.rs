@@ -296,7 +296,7 @@ impl Engine {
             };
             match self.envs.prepare_allowing(&distributions, &legacy_plan.constraints, true, &opts.allow_builds) {
                 Ok(older) if older.missing.is_empty() => {
-                    let versions = env::installed_versions(&older.venv);
+                    let versions = self.envs.installed_versions(&older.venv);
                     let searched = self.search_in(older, &fragment, &analysis, later_budget(), opts, progress, &searcher)?;
                     executions += searched.executions;
                     report.versions = legacy_plan
@@ -331,7 +331,7 @@ impl Engine {
         let llm_stats = runs.llm.into_inner().unwrap_or_else(|e| e.into_inner());
         let by_model = |prefix: &str| if model.by_model.contains(prefix) { ProposedBy::Model } else { ProposedBy::Rule };
         let packages = match &legacy {
-            Some(l) if l.used => pinned_packages(&environment, &l.versions),
+            Some(l) if l.used => pinned_packages(&environment, &self.envs.installed_versions(&environment.venv), &l.versions),
             _ => environment.installed.clone(),
         };
         let best = &result.best;
@@ -709,8 +709,7 @@ fn install_failure(environment: &Environment) -> String {
 /// `name==version` for each distribution of the environment and each
 /// constrained one (a dependency such as numpy under pandas), so the older
 /// environment can be rebuilt exactly.
-fn pinned_packages(environment: &Environment, constrained: &BTreeMap<String, String>) -> Vec<String> {
-    let versions = env::installed_versions(&environment.venv);
+fn pinned_packages(environment: &Environment, versions: &BTreeMap<String, String>, constrained: &BTreeMap<String, String>) -> Vec<String> {
     let mut pins: Vec<String> = environment
         .installed
         .iter()

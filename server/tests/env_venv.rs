@@ -165,7 +165,7 @@ fn constraints_build_their_own_venv_with_the_older_release() {
     assert_eq!(older.key, manager.constrained_key(&wanted, &["six<1.16".to_string()]));
     assert_ne!(older.key, manager.env_key(&wanted), "cached apart from the newest");
     assert_eq!(python(&older, "import six; print(six.__version__)").unwrap(), "1.15.0");
-    assert_eq!(runnable::env::installed_versions(&older.venv).get("six").map(String::as_str), Some("1.15.0"));
+    assert_eq!(manager.installed_versions(&older.venv).get("six").map(String::as_str), Some("1.15.0"));
 
     // Reused, not rebuilt; the newest is another venv.
     let again = manager.prepare_constrained(&wanted, &constraints, false).unwrap();

@@ -1,22 +1,25 @@
-//! A small LSP client for the end-to-end tests: it drives the real
-//! `runnable lsp` binary over stdio (Content-Length framing, request ids, a
-//! reader thread), answers the server's requests the way an editor would
-//! (applying workspace edits to its copy of the documents and reporting
-//! them back with `didChange`), and records every message so a test can
-//! wait for one by method and predicate.
+//! A small LSP client for the end-to-end tests. It serves the language
+//! server in process (`runnable::lsp::serve` over `tokio::io::duplex`: the
+//! server's own transport guard and framing) or, for the one stdio smoke
+//! test, drives the real `runnable lsp` binary; tower-lsp-server frames the
+//! messages both ways (`connection`). It answers the server's requests the
+//! way an editor would (applying workspace edits to its copy of the
+//! documents and reporting them back with `didChange`), and records every
+//! message so a test can wait for one by method and predicate.
 
 #![allow(dead_code)]
 
-pub mod precondition;
 pub mod canary;
+mod connection;
+pub mod precondition;
 
+use connection::{Connection, Editor};
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, Once};
 use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,10 +48,32 @@ struct Shared {
     closed: bool,
 }
 
+/// The editor's side of the session: what the server sent and the documents.
+#[derive(Default)]
+struct Session {
+    shared: Mutex<Shared>,
+    changed: Condvar,
+}
+
+impl Editor for Session {
+    fn message(&self, msg: Value) {
+        self.shared.lock().unwrap().log.push(msg);
+        self.changed.notify_all();
+    }
+
+    fn request(&self, msg: Value) -> (Value, Vec<Value>) {
+        answer_request(&self.shared, &msg)
+    }
+
+    fn closed(&self) {
+        self.shared.lock().unwrap().closed = true;
+        self.changed.notify_all();
+    }
+}
+
 pub struct Client {
-    pub child: Child,
-    stdin: Arc<Mutex<ChildStdin>>,
-    shared: Arc<(Mutex<Shared>, Condvar)>,
+    conn: Connection,
+    session: Arc<Session>,
     next_id: AtomicI64,
     pub root: PathBuf,
 }
@@ -57,91 +82,61 @@ pub fn server_binary() -> &'static str {
     env!("CARGO_BIN_EXE_runnable")
 }
 
-fn write_message(stdin: &Mutex<ChildStdin>, value: &Value) {
-    let body = value.to_string();
-    let mut w = stdin.lock().unwrap();
-    let _ = write!(w, "Content-Length: {}\r\n\r\n{}", body.len(), body);
-    let _ = w.flush();
-}
-
-fn read_message(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length:") {
-            len = v.trim().parse::<usize>().ok();
-        }
-    }
-    let mut body = vec![0; len?];
-    r.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
-}
-
 impl Client {
-    /// Start `runnable lsp` with a temp workspace `root`.
+    /// Serve the language server in process with a temp workspace `root`.
     pub fn start(root: &Path) -> Client {
-        let mut child = Command::new(server_binary())
-            .arg("lsp")
-            // Memory off: each test sees fresh runs (tests/memory.rs tests memory).
-            .env("RUNNABLE_MEMORY", "off")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("runnable lsp starts");
-        let stdin = Arc::new(Mutex::new(child.stdin.take().unwrap()));
-        let stdout = child.stdout.take().unwrap();
-        let shared = Arc::new((Mutex::new(Shared { apply_edits: true, ..Default::default() }), Condvar::new()));
-        let (s2, w2) = (shared.clone(), stdin.clone());
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            while let Some(msg) = read_message(&mut reader) {
-                let answer = if msg.get("method").is_some() && msg.get("id").is_some() { Some(answer_request(&s2, &w2, &msg)) } else { None };
-                if let Some(result) = answer {
-                    write_message(&w2, &json!({"jsonrpc": "2.0", "id": msg["id"], "result": result}));
-                }
-                let (lock, cv) = &*s2;
-                lock.lock().unwrap().log.push(msg);
-                cv.notify_all();
-            }
-            let (lock, cv) = &*s2;
-            lock.lock().unwrap().closed = true;
-            cv.notify_all();
-        });
-        Client { child, stdin, shared, next_id: AtomicI64::new(1), root: root.to_path_buf() }
+        // Memory off: each test sees fresh runs (tests/memory.rs tests
+        // memory). The server reads this from its environment, and here its
+        // environment is this process's; set once, before the first server.
+        static MEMORY_OFF: Once = Once::new();
+        MEMORY_OFF.call_once(|| std::env::set_var("RUNNABLE_MEMORY", "off"));
+        Self::with(root, Connection::in_process)
     }
 
+    /// Start the real `runnable lsp` binary over stdio (the smoke test of
+    /// the real transport and process).
+    pub fn start_binary(root: &Path) -> Client {
+        let mut command = Command::new(server_binary());
+        command.arg("lsp").env("RUNNABLE_MEMORY", "off");
+        Self::with(root, |session| Connection::binary(session, command))
+    }
+
+    fn with(root: &Path, connect: impl FnOnce(Arc<Session>) -> Connection) -> Client {
+        let session = Arc::new(Session::default());
+        session.shared.lock().unwrap().apply_edits = true;
+        let conn = connect(session.clone());
+        Client { conn, session, next_id: AtomicI64::new(1), root: root.to_path_buf() }
+    }
+
+    fn shared(&self) -> std::sync::MutexGuard<'_, Shared> {
+        self.session.shared.lock().unwrap()
+    }
+
+    /// The server's process: this one when it is served in process.
     pub fn pid(&self) -> u32 {
-        self.child.id()
+        self.conn.pid()
     }
 
     pub fn set_message_answer(&self, answer: Option<&str>) {
-        self.shared.0.lock().unwrap().message_answer = answer.map(str::to_string);
+        self.shared().message_answer = answer.map(str::to_string);
     }
 
     pub fn set_apply_edits(&self, apply: bool) {
-        self.shared.0.lock().unwrap().apply_edits = apply;
+        self.shared().apply_edits = apply;
     }
 
     pub fn encoding(&self) -> Enc {
-        self.shared.0.lock().unwrap().encoding.unwrap_or(Enc::Utf16)
+        self.shared().encoding.unwrap_or(Enc::Utf16)
     }
 
+    /// Send a JSON-RPC message (framed by the library's codec).
     pub fn send(&self, value: Value) {
-        write_message(&self.stdin, &value);
+        self.conn.send(value);
     }
 
+    /// Write bytes as they are (hostile input), after every message sent before.
     pub fn send_raw(&self, bytes: &[u8]) {
-        let mut w = self.stdin.lock().unwrap();
-        let _ = w.write_all(bytes);
-        let _ = w.flush();
+        self.conn.send_raw(bytes);
     }
 
     pub fn notify(&self, method: &str, params: Value) {
@@ -174,8 +169,7 @@ impl Client {
     /// The first logged message for which `f` returns Some, waiting up to `timeout`.
     pub fn wait<T>(&self, timeout: Duration, mut f: impl FnMut(&Value) -> Option<T>) -> Option<T> {
         let deadline = Instant::now() + timeout;
-        let (lock, cv) = &*self.shared;
-        let mut s = lock.lock().unwrap();
+        let mut s = self.shared();
         loop {
             if let Some(t) = s.log.iter().find_map(&mut f) {
                 return Some(t);
@@ -184,15 +178,14 @@ impl Client {
             if now >= deadline || s.closed {
                 return None;
             }
-            s = cv.wait_timeout(s, deadline - now).unwrap().0;
+            s = self.session.changed.wait_timeout(s, deadline - now).unwrap().0;
         }
     }
 
     /// All logged messages with this method.
     pub fn messages(&self, method: &str) -> Vec<Value> {
-        self.shared.0.lock().unwrap().log.iter().filter(|m| m["method"] == method).cloned().collect()
+        self.shared().log.iter().filter(|m| m["method"] == method).cloned().collect()
     }
-
     /// Wait for a message with this method whose params satisfy `pred`.
     pub fn wait_for(&self, method: &str, timeout: Duration, mut pred: impl FnMut(&Value) -> bool) -> Option<Value> {
         self.wait(timeout, |m| (m["method"] == method && pred(&m["params"])).then(|| m.clone()))
@@ -234,25 +227,24 @@ impl Client {
             Some("utf-8") => Enc::Utf8,
             _ => Enc::Utf16,
         };
-        self.shared.0.lock().unwrap().encoding = Some(enc);
+        self.shared().encoding = Some(enc);
         self.notify("initialized", json!({}));
         result
     }
 
     pub fn open(&self, uri: &str, language: &str, text: &str) {
-        self.shared.0.lock().unwrap().docs.insert(uri.to_string(), Doc { text: text.to_string(), version: 1 });
+        self.shared().docs.insert(uri.to_string(), Doc { text: text.to_string(), version: 1 });
         self.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": language, "version": 1, "text": text}}));
     }
 
     pub fn doc(&self, uri: &str) -> Doc {
-        self.shared.0.lock().unwrap().docs[uri].clone()
+        self.shared().docs[uri].clone()
     }
 
     /// Replace `[start, end)` (LSP positions) with `text`, as an editor would.
     pub fn edit(&self, uri: &str, start: (u32, u32), end: (u32, u32), text: &str) -> i32 {
         let change = json!({"range": {"start": {"line": start.0, "character": start.1}, "end": {"line": end.0, "character": end.1}}, "text": text});
-        let (lock, _) = &*self.shared;
-        let mut s = lock.lock().unwrap();
+        let mut s = self.shared();
         let enc = s.encoding.unwrap_or(Enc::Utf16);
         let doc = s.docs.get_mut(uri).expect("open document");
         apply_text_edits(&mut doc.text, &[change.clone()], enc);
@@ -263,56 +255,33 @@ impl Client {
         version
     }
 
+    /// `shutdown` and `exit`, then the binary's exit status (only the binary has one).
     pub fn shutdown_and_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
         let _ = self.request("shutdown", Value::Null);
         self.notify("exit", Value::Null);
-        let deadline = Instant::now() + timeout;
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                return Some(status);
-            }
-            if Instant::now() > deadline {
-                return None;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        self.conn.wait_exit(timeout)
     }
 }
 
 /// Answer a server->client request like an editor.
-fn answer_request(shared: &Arc<(Mutex<Shared>, Condvar)>, stdin: &Mutex<ChildStdin>, msg: &Value) -> Value {
-    match msg["method"].as_str().unwrap_or("") {
+/// Returns the result and the notifications to send before it.
+fn answer_request(shared: &Mutex<Shared>, msg: &Value) -> (Value, Vec<Value>) {
+    let result = match msg["method"].as_str().unwrap_or("") {
         "workspace/applyEdit" => {
-            let (lock, _) = &**shared;
-            let mut s = lock.lock().unwrap();
+            let mut s = shared.lock().unwrap();
             if !s.apply_edits {
-                return json!({"applied": false, "failureReason": "the test declined"});
+                return (json!({"applied": false, "failureReason": "the test declined"}), Vec::new());
             }
             let enc = s.encoding.unwrap_or(Enc::Utf16);
             let mut notes = Vec::new();
             match apply_workspace_edit(&mut s.docs, &msg["params"]["edit"], enc, &mut notes) {
-                Ok(()) => {
-                    drop(s);
-                    // Report the edits back, as an editor does, before answering.
-                    for n in notes {
-                        write_message(stdin, &n);
-                    }
-                    json!({"applied": true})
-                }
+                // Report the edits back, as an editor does, before answering.
+                Ok(()) => return (json!({"applied": true}), notes),
                 Err(e) => json!({"applied": false, "failureReason": e}),
             }
         }
         "window/showMessageRequest" => {
-            let answer = shared.0.lock().unwrap().message_answer.clone();
+            let answer = shared.lock().unwrap().message_answer.clone();
             match answer {
                 Some(title) => json!({"title": title}),
                 None => Value::Null,
@@ -320,7 +289,8 @@ fn answer_request(shared: &Arc<(Mutex<Shared>, Condvar)>, stdin: &Mutex<ChildStd
         }
         "window/showDocument" => json!({"success": true}),
         _ => Value::Null,
-    }
+    };
+    (result, Vec::new())
 }
 
 fn apply_workspace_edit(docs: &mut HashMap<String, Doc>, edit: &Value, enc: Enc, notes: &mut Vec<Value>) -> Result<(), String> {

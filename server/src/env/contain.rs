@@ -265,6 +265,8 @@ pub struct Job<'a> {
     pub build_dir: &'a Path,
     pub uv_cache: &'a Path,
     pub host_env: Vec<(OsString, OsString)>,
+    /// More it may read (a finished venv `uv pip list` looks into).
+    pub read: &'a [PathBuf],
 }
 
 impl Containment {
@@ -339,6 +341,7 @@ impl Containment {
             let mut read = self.interpreter.clone();
             read.push(self.uv.parent().map_or_else(|| self.uv.clone(), Path::to_path_buf));
             read.extend(local_paths(&env).into_iter().filter(|p| p.exists()));
+            read.extend(job.read.iter().cloned());
             let write = vec![job.build_dir.to_path_buf(), job.uv_cache.to_path_buf()];
             let mut hidden = self.homes.clone();
             hidden.push(PathBuf::from("/tmp"));

@@ -16,11 +16,14 @@
 //!   a library's newest release, and which older versions to try instead.
 //! * [`optional_dependency`]: pure decision whether a library's error asks
 //!   for a distribution it imports only on demand (`df.style` → Jinja2).
+//! * [`EnvManager::installed_versions`]: what a venv holds, by version, as
+//!   `uv pip list --format json` says (`installed` parses it).
 //! * `contain`: how `uv` runs: a scrubbed environment, bubblewrap, an
 //!   unprivileged uid as root ([`InstallerContainment`] says which).
 
 mod contain;
 mod error;
+mod installed;
 mod legacy;
 mod optional;
 mod plan;
@@ -36,4 +39,4 @@ pub use optional::{optional_dependency, OptionalDependency};
 pub use plan::{plan_imports, ImportPlan};
 pub use stdlib::stdlib_modules;
 pub use toolchain::{find_toolchain, Toolchain};
-pub use venv::{installed_versions, EnvManager, Environment};
+pub use venv::{EnvManager, Environment};

@@ -19,6 +19,7 @@
 
 use super::contain::{self, Containment, InstallerContainment, Job};
 use super::error::EnvError;
+use super::installed;
 use super::process::{self, RunError};
 use super::stdlib::{self, hex};
 use super::toolchain::Toolchain;
@@ -450,7 +451,7 @@ impl EnvManager {
         let build_dir = absolute(dir.path().to_path_buf());
         hand_over(&build_dir, true)?;
         hand_over(&uv_cache, false)?;
-        let job = Job { build_dir: &build_dir, uv_cache: &uv_cache, host_env: self.host_env() };
+        let job = Job { build_dir: &build_dir, uv_cache: &uv_cache, host_env: self.host_env(), read: &[] };
         let venv = build_dir.join("venv");
         let mut args: Vec<OsString> = ["venv", "--no-progress", "--no-python-downloads", "--relocatable", "--python"]
             .map(OsString::from)
@@ -508,6 +509,46 @@ impl EnvManager {
         }
         self.take_back(containment, &build.venv)?;
         Ok(build)
+    }
+
+    /// Normalised distribution name -> version of what `venv` holds, as
+    /// `uv pip list` says (empty when it cannot say; the reason is logged).
+    /// uv runs contained like every uv command: it starts the venv's
+    /// interpreter, and a package's `.pth` file runs code at that start.
+    pub fn installed_versions(&self, venv: &Path) -> BTreeMap<String, String> {
+        // Without uv nothing was ever installed: every environment is then
+        // the base interpreter (`base_environment`), and no venv holds a
+        // distribution, so there is nothing to list.
+        let Some(containment) = self.containment_plan() else { return BTreeMap::new() };
+        self.list_installed(containment, venv).unwrap_or_else(|error| {
+            tracing::warn!("cannot list what {} holds: {error}", venv.display());
+            BTreeMap::new()
+        })
+    }
+
+    fn list_installed(&self, containment: &Containment, venv: &Path) -> Result<BTreeMap<String, String>, EnvError> {
+        let envs = self.envs_dir();
+        // uv's home and temporary files: a build directory of its own (a
+        // stale one is removed like any other).
+        let scratch = tempfile::Builder::new().prefix(BUILD_PREFIX).tempdir_in(&envs).map_err(|error| EnvError::io(format!("cannot create a directory in {}", envs.display()), error))?;
+        let absolute = |path: &Path| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let (scratch_dir, uv_cache, venv) = (absolute(scratch.path()), absolute(&contain::uv_cache_dir(&self.cache_dir, false)), absolute(venv));
+        for (path, with_scratch) in [(&scratch_dir, true), (&uv_cache, false)] {
+            containment.hand_over(path, with_scratch).map_err(|error| EnvError::io(format!("cannot prepare {} for the installer", path.display()), error))?;
+        }
+        let job = Job { build_dir: &scratch_dir, uv_cache: &uv_cache, host_env: self.host_env(), read: std::slice::from_ref(&venv) };
+        let mut command = self.uv_command(containment, &job, &installed::pip_list_args(&venv_python(&venv)));
+        let described = process::describe(&command);
+        let describe = || described.clone();
+        let done = match process::run(&mut command, VENV_TIMEOUT) {
+            Ok(done) => done,
+            Err(RunError::Timeout) => return Err(EnvError::Timeout { command: describe(), secs: VENV_TIMEOUT.as_secs() }),
+            Err(RunError::Spawn(error)) | Err(RunError::Wait(error)) => return Err(EnvError::io(format!("cannot run `{}`", describe()), error)),
+        };
+        if !done.status.success() {
+            return Err(EnvError::Uv { command: describe(), reason: short_reason(&done.stderr, &done.status.to_string()) });
+        }
+        installed::parse_pip_list(&done.stdout).map_err(|error| EnvError::Uv { command: describe(), reason: format!("its output is not the JSON list: {error}") })
     }
 
     /// The venv's files become ours again (see `Containment::take_back`).
@@ -829,24 +870,6 @@ fn source_only_reason(name: &str, requested: &[String]) -> String {
     let own = requested.len() == 1 && normalize_distribution(&requested[0]) == name;
     let what = if own { String::new() } else { format!(" for its dependency {name}") };
     format!("only a source distribution is available{what}; building it runs its code: allow it with --allow-build {name}")
-}
-
-/// Normalised distribution name -> version of what `venv` holds, read from
-/// its `*.dist-info` directories (no interpreter needed).
-pub fn installed_versions(venv: &Path) -> BTreeMap<String, String> {
-    let mut versions = BTreeMap::new();
-    for dir in site_dirs(venv) {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        for entry in entries.flatten() {
-            let file_name = entry.file_name();
-            let Some(stem) = file_name.to_str().and_then(|n| n.strip_suffix(".dist-info")) else { continue };
-            // `<name>-<version>`: names have `-` only in normalised form `_`.
-            if let Some((name, version)) = stem.rsplit_once('-') {
-                versions.insert(normalize_distribution(name), version.to_string());
-            }
-        }
-    }
-    versions
 }
 
 /// The site-packages folders a venv may have (`lib/python3.11/site-packages`).

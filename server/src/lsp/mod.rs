@@ -1,5 +1,5 @@
 //! `runnable lsp`: the language server, a thin protocol layer over the
-//! engine (tower-lsp-server over stdio).
+//! engine (tower-lsp-server over stdio; `serve` over any byte streams).
 //!
 //! * `handlers/`: one file per LSP method; the router below only dispatches,
 //!   turning a panic into an error response.
@@ -57,6 +57,7 @@ use state::State;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::lsp_types::*;
 use tower_lsp_server::{LanguageServer, LspService, Server};
@@ -69,26 +70,37 @@ const CONCURRENCY: usize = 64;
 /// run and drop the engine, killing its worker processes.
 pub fn serve_stdio() -> anyhow::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    rt.block_on(async {
-        let mut shared = None;
-        let (service, socket) = LspService::build(|client| {
-            let state = Arc::new(State::new(client));
-            shared = Some(state.clone());
-            Router { state }
-        })
-        .custom_method("window/workDoneProgress/cancel", Router::work_done_progress_cancel)
-        .custom_method(transport::INVALID_MESSAGE, Router::invalid_message)
-        .finish();
-        let input = transport::guard(tokio::io::stdin());
-        Server::new(input, tokio::io::stdout(), socket).concurrency_level(CONCURRENCY).serve(service).await;
-        if let Some(state) = shared {
-            shutdown::handle(&state).await;
-        }
-    });
+    rt.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
     // Reading stdin may still block a thread (a client that keeps it open):
     // don't wait long for it.
     rt.shutdown_timeout(Duration::from_millis(500));
     Ok(())
+}
+
+/// Serve LSP over any pair of byte streams, exactly as `runnable lsp` serves
+/// stdin/stdout (the transport guard, tower-lsp-server's framing, the same
+/// router), until `exit` or the end of `input`; then stop every run and drop
+/// the engine, killing its worker processes. Public so the end-to-end tests
+/// can serve a `tokio::io::duplex` pair in process; call it on a tokio
+/// runtime with the time and I/O drivers enabled.
+pub async fn serve<I, O>(input: I, output: O)
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite,
+{
+    let mut shared = None;
+    let (service, socket) = LspService::build(|client| {
+        let state = Arc::new(State::new(client));
+        shared = Some(state.clone());
+        Router { state }
+    })
+    .custom_method("window/workDoneProgress/cancel", Router::work_done_progress_cancel)
+    .custom_method(transport::INVALID_MESSAGE, Router::invalid_message)
+    .finish();
+    Server::new(transport::guard(input), output, socket).concurrency_level(CONCURRENCY).serve(service).await;
+    if let Some(state) = shared {
+        shutdown::handle(&state).await;
+    }
 }
 
 struct Router {
