@@ -399,7 +399,7 @@ mod tests {
     }
 
     #[test]
-    fn displays_of_constants_are_recognised_and_comprehension_targets_are_not_reads() {
+    fn displays_of_constants_are_recognised_and_bound_names_are_read_only_where_used() {
         assert!(tree_of("(1, 'a', -2)\n").is_constant_display());
         assert!(tree_of("{'a': 1, 'b': [None]}\n").is_constant_display());
         assert!(!tree_of("(1, x)\n").is_constant_display());
@@ -408,5 +408,18 @@ mod tests {
         assert_eq!(c.names(), ["any", "v", "limit", "values"]);
         let c = tree_of("(lambda k: k + base)(3) > 0\n");
         assert_eq!(c.names(), ["k", "base"], "the parameter list reads nothing; the body reads `k` and `base`");
+    }
+
+    #[test]
+    fn branches_and_for_loops_reach_the_facts_as_trees() {
+        let src = "if (ready and\n        mode == 'a and b'):\n    pass\nfor x in node.children: print(x)\nasync def f():\n    async for y in stream():\n        pass\n";
+        let a = crate::analysis::analyze(src);
+        let b = &a.branches[0];
+        assert_eq!(b.text, "(ready and\n        mode == 'a and b')");
+        let Condition::BoolOp { op: BoolOpKind::And, values } = &b.condition else { panic!("{:?}", b.condition) };
+        assert_eq!(values.len(), 2, "a string holding ' and ' is one constant");
+        assert_eq!(b.condition.constants(), [&Constant::Str("a and b".into())]);
+        let loops: Vec<(u32, u32, Option<String>, &str)> = a.for_loops.iter().map(|l| (l.line, l.body_line, l.iterable.dotted(), l.text.as_str())).collect();
+        assert_eq!(loops, vec![(4, 4, Some("node.children".into()), "node.children"), (6, 7, None, "stream()")]);
     }
 }

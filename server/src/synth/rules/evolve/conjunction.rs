@@ -115,4 +115,30 @@ mod tests {
             options = Options()
         "#]]);
     }
+
+    #[test]
+    fn a_condition_over_several_lines_is_one_conjunction() {
+        branch(&super::Conjunction, "if (not config.force\n        and not cache.hits):\n    print('cold')\n", 1, &[1], expect![[r#"
+            ## 1
+            class Config:
+                force = False
+
+
+            config = Config()
+
+
+            class Cache:
+                hits = []
+
+
+            cache = Cache()
+        "#]]);
+    }
+
+    #[test]
+    fn an_or_anywhere_in_the_tree_leaves_the_conjunction_alone() {
+        branch(&super::Conjunction, "if not quiet and (verbose or not options.dry_run):\n    print('go')\n", 1, &[1], expect![[r#"
+            (nothing)
+        "#]]);
+    }
 }

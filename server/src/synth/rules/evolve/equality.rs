@@ -145,4 +145,43 @@ mod tests {
             job = Job()
         "#]]);
     }
+
+    #[test]
+    fn a_string_holding_and_or_equals_is_one_constant() {
+        branch(&super::Equality, "if job.mode == 'fast and == loud' or job.level == 3:\n    print('fast')\n", 1, &[1], expect![[r#"
+            ## 1
+            class Job:
+                level = 3
+                mode = 'fast and == loud'
+
+
+            job = Job()
+            ## 2
+            class Job:
+                level = 3
+                mode = ''
+
+
+            job = Job()
+            ## 3
+            class Job:
+                level = 0
+                mode = 'fast and == loud'
+
+
+            job = Job()
+        "#]]);
+    }
+
+    #[test]
+    fn each_equality_of_a_chain_is_a_pair() {
+        branch(&super::Equality, "if 0 < job.level == 3:\n    print('three')\n", 1, &[1], expect![[r#"
+            ## 1
+            class Job:
+                level = 3
+
+
+            job = Job()
+        "#]]);
+    }
 }

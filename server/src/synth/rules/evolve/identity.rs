@@ -86,4 +86,11 @@ mod tests {
             session = Session()
         "#]]);
     }
+
+    #[test]
+    fn is_none_and_a_string_holding_is_are_no_identity_between_names() {
+        branch(&super::Identity, "if current.owner is None and current.name == 'x is y':\n    print('none')\n", 1, &[1], expect![[r#"
+            (nothing)
+        "#]]);
+    }
 }

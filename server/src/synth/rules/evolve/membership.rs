@@ -94,4 +94,19 @@ mod tests {
             table = {'apple': 'The quick brown fox jumps over the lazy dog'}
         "#]]);
     }
+
+    #[test]
+    fn a_membership_test_after_other_clauses_or_in_an_assert_counts() {
+        branch(&super::Membership, "if ready and key not in table:\n    print(key)\n", 1, &[1], expect![[r#"
+            ## 1
+            ready = True
+            key = 'apple'
+            table = ['apple']
+        "#]]);
+        branch(&super::Membership, "assert key in table\nprint(table[key])\n", 1, &[1], expect![[r#"
+            ## 1
+            key = 'apple'
+            table = {'apple': 'The quick brown fox jumps over the lazy dog'}
+        "#]]);
+    }
 }
