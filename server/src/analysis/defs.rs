@@ -89,6 +89,7 @@ pub(crate) fn definitions(
                 classes.push(ClassDef {
                     name,
                     line: line(def),
+                    end_line: end_line(def),
                     methods,
                 });
             }
@@ -175,7 +176,34 @@ fn function(
         is_async: def.child(0).is_some_and(|c| c.kind() == "async"),
         is_method,
         decorators,
+        end_line: end_line(def),
+        is_generator: def.child_by_field_name("body").is_some_and(yields),
     }
+}
+
+/// The last line a node covers (a node that ends at the start of a line
+/// ends on the line before).
+pub(crate) fn end_line(node: Node) -> u32 {
+    let (start, end) = (node.start_position(), node.end_position());
+    if end.column == 0 && end.row > start.row {
+        end.row as u32
+    } else {
+        end.row as u32 + 1
+    }
+}
+
+/// A `yield` in this body, not in a nested def, class or lambda (their
+/// own scopes) makes the function a generator.
+fn yields(body: Node) -> bool {
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "yield" => return true,
+            "function_definition" | "class_definition" | "lambda" => {}
+            _ => stack.extend(n.named_children()),
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -245,6 +273,15 @@ mod tests {
             .map(|m| (m.name.as_str(), m.line, m.is_method))
             .collect();
         assert_eq!(m, vec![("m", 8, true), ("n", 9, true)]);
+        assert_eq!((f[0].end_line, c[0].end_line), (2, 9));
+    }
+
+    #[test]
+    fn function_spans_and_generator_flags() {
+        let src = "def gen(xs):\n    for x in xs:\n        yield x\n\n\ndef plain():\n    def inner():\n        yield 1\n    f = lambda: (yield)\n    return inner\nasync def agen():\n    x = await g()\n    yield x\n";
+        let (f, _) = defs(src);
+        let got: Vec<(&str, u32, u32, bool, bool)> = f.iter().map(|f| (f.name.as_str(), f.line, f.end_line, f.is_generator, f.is_async)).collect();
+        assert_eq!(got, vec![("gen", 1, 3, true, false), ("plain", 6, 10, false, false), ("agen", 11, 13, true, true)]);
     }
 
     #[test]

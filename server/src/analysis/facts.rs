@@ -3,6 +3,8 @@
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub use super::condition::{BoolOpKind, CompareOp, Condition, Constant};
+
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Analysis {
     /// Parse errors (ERROR / MISSING nodes), in source order. When the
@@ -66,6 +68,9 @@ pub struct Analysis {
     /// Lines of `if`/`elif`/`while` conditions and the free names they read
     /// (for evolution: which names feed which branches), in source order.
     pub branches: Vec<Branch>,
+    /// `for` statements (any depth, `async for` too), in source order: a
+    /// body that never ran had an empty iterable.
+    pub for_loops: Vec<ForLoop>,
 }
 
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -253,6 +258,10 @@ pub struct FunctionDef {
     pub is_method: bool,
     /// Its decorators, outermost first.
     pub decorators: Vec<Decorator>,
+    /// The last line of the `def` (its body included).
+    pub end_line: u32,
+    /// Its body yields (not counting nested defs, classes and lambdas).
+    pub is_generator: bool,
 }
 
 /// One decorator: `@app.route("/items/<int:id>", methods=["POST"])`.
@@ -288,15 +297,29 @@ pub struct Param {
 pub struct ClassDef {
     pub name: String,
     pub line: u32,
+    /// The last line of the `class` (its body included).
+    pub end_line: u32,
     pub methods: Vec<FunctionDef>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Branch {
     pub line: u32,
     /// Free names (and `used_before_bound` names) read by the condition,
     /// directly or through an alias (`for row in rows: if row > 0` -> `rows`).
     pub names: Vec<String>,
-    /// The condition's source text.
-    pub condition: String,
+    /// The condition as a tree: what rules read.
+    pub condition: Condition,
+    /// The condition's source text, to show to users (no rule parses it).
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ForLoop {
+    pub line: u32,
+    /// The first line of the loop's body.
+    pub body_line: u32,
+    /// What it iterates, as a tree, and its source text (for users).
+    pub iterable: Condition,
+    pub text: String,
 }

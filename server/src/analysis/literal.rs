@@ -122,7 +122,7 @@ fn hex(n: usize, chars: &mut std::iter::Peekable<std::str::Chars>) -> Option<cha
         .and_then(char::from_u32)
 }
 
-fn int_value(t: &str) -> Option<i64> {
+pub(crate) fn int_value(t: &str) -> Option<i64> {
     let t = t.replace('_', "");
     let lower = t.to_ascii_lowercase();
     let (digits, radix) = match lower.get(..2) {

@@ -14,9 +14,12 @@
 //! errors), `statements` (coverage table), `bindings` (where names are
 //! bound, imports), `walker` (reads and usage facts, through `usage` paths),
 //! `scope` (free names), `files` (literal paths), `defs` (functions, classes).
+//! Conditions and `for` iterables become [`Condition`] trees (`condition_tree`).
 
 mod bindings;
 mod builtins;
+mod condition;
+mod condition_tree;
 mod defs;
 mod env_vars;
 mod facts;
@@ -84,6 +87,7 @@ pub fn analyze(source: &str) -> Analysis {
                 .cloned()
                 .collect(),
             condition: b.condition.clone(),
+            text: b.text.clone(),
         })
         .collect();
 
@@ -103,6 +107,7 @@ pub fn analyze(source: &str) -> Analysis {
         functions,
         classes,
         branches,
+        for_loops: std::mem::take(&mut walk.for_loops),
         literal_assignments: later_values::literal_assignments(root, &text, &binds),
         imported_usage,
     };

@@ -223,7 +223,7 @@ mod tests {
         let got: Vec<(u32, Vec<String>, String)> = a
             .branches
             .into_iter()
-            .map(|b| (b.line, b.names, b.condition))
+            .map(|b| (b.line, b.names, b.text))
             .collect();
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
         assert_eq!(

@@ -1,6 +1,5 @@
 //! Blocks of the fragment found by indentation: where a `def` or `class`
-//! ends, whether a name is used outside its own definition, whether a
-//! function yields.
+//! ends, whether a name is used outside its own definition.
 
 use super::lexical::identifiers;
 use super::session::Context;
@@ -12,16 +11,6 @@ pub(super) fn referenced(ctx: &Context, name: &str, def_lines: &[u32]) -> bool {
     let spans: Vec<(usize, usize)> = def_lines.iter().map(|&d| block_span(&lines, d as usize - 1)).collect();
     lines.iter().enumerate().any(|(i, l)| {
         !spans.iter().any(|&(a, b)| i >= a && i <= b) && identifiers(l).iter().any(|w| w == name)
-    })
-}
-
-/// Whether the function defined at `line` yields (its calls must be drained).
-pub(super) fn is_generator(ctx: &Context, line: u32) -> bool {
-    let lines: Vec<&str> = ctx.fragment.lines().collect();
-    let (a, b) = block_span(&lines, line as usize - 1);
-    lines[a + 1..=b].iter().any(|l| {
-        let t = l.trim_start();
-        t.starts_with("yield") || t.contains(" yield ") || t.contains("= yield") || t.contains("(yield")
     })
 }
 

@@ -111,20 +111,14 @@ impl Proposer for RuleSet {
     fn variants(&self, ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
         let mut out = Vec::new();
         // Conditions, and `for` loops whose body never ran (an empty iterable).
-        let mut guards: Vec<(u32, Vec<String>, String)> =
-            ctx.analysis.branches.iter().map(|b| (b.line, b.names.clone(), b.condition.clone())).collect();
-        for (i, l) in ctx.fragment.lines().enumerate() {
-            let t = l.trim_start();
-            if (t.starts_with("for ") || t.starts_with("async for ")) && uncovered.contains(&(i as u32 + 2)) {
-                let iterable = t.split_once(" in ").map(|(_, r)| r.trim_end_matches(':').to_string()).unwrap_or_default();
-                guards.push((i as u32 + 1, Vec::new(), iterable));
-            }
-        }
+        let a = &ctx.analysis;
+        let loops = a.for_loops.iter().filter(|f| uncovered.contains(&f.body_line)).map(|f| (f.line, &[][..], &f.iterable, f.text.as_str()));
+        let mut guards: Vec<_> = a.branches.iter().map(|b| (b.line, &b.names[..], &b.condition, b.text.as_str())).chain(loops).collect();
         guards.sort_by_key(|g| g.0);
-        for (line, names, condition) in &guards {
-            let in_play = uncovered.iter().any(|u| u > line) || uncovered.contains(line);
+        for (line, names, condition, text) in guards {
+            let in_play = uncovered.iter().any(|u| *u > line) || uncovered.contains(&line);
             if in_play {
-                let branch = Branch { best, line: *line, names, condition };
+                let branch = Branch { best, line, names, condition, text };
                 self.ask(Stage::Branch, ctx, &Trigger::Branch(&branch), &best.prefix, &mut out);
             }
         }

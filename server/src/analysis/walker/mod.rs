@@ -11,6 +11,9 @@
 mod exprs;
 
 use super::bindings::Bindings;
+use super::condition::Condition;
+use super::condition_tree;
+use super::facts::ForLoop;
 use super::defs::param_syntax;
 use super::literal::{line, named, subscript_key, text};
 use super::statements::is_statement;
@@ -34,7 +37,8 @@ pub(crate) struct Reads {
 #[derive(Debug)]
 pub(crate) struct BranchDraft {
     pub line: u32,
-    pub condition: String,
+    pub condition: Condition,
+    pub text: String,
     /// Names read by the condition, and the roots of aliases it reads.
     pub names: Vec<String>,
 }
@@ -75,6 +79,7 @@ pub(crate) struct Walker<'a> {
     pub store: Store,
     pub reads: HashMap<String, Reads>,
     pub branches: Vec<BranchDraft>,
+    pub for_loops: Vec<ForLoop>,
     /// def node id -> its parameters' roots, in order.
     pub params: HashMap<usize, Vec<Root>>,
     scopes: Vec<Scope>,
@@ -98,6 +103,7 @@ impl<'a> Walker<'a> {
             store: Store::default(),
             reads: HashMap::new(),
             branches: Vec::new(),
+            for_loops: Vec::new(),
             params: HashMap::new(),
             scopes: Vec::new(),
             aliases: HashMap::new(),
@@ -167,6 +173,14 @@ impl<'a> Walker<'a> {
                 self.else_clause(f("alternative"));
             }
             "for_statement" => {
+                if let (Some(right), Some(body)) = (f("right"), f("body")) {
+                    self.for_loops.push(ForLoop {
+                        line: line(node),
+                        body_line: line(body),
+                        iterable: condition_tree::build(right, self.src),
+                        text: self.text(right).to_string(),
+                    });
+                }
                 if let (Some(left), Some(right)) = (f("left"), f("right")) {
                     let v = self.iter_source(right);
                     self.bind(left, v, false);
@@ -335,7 +349,8 @@ impl<'a> Walker<'a> {
         let Some(cond) = cond else { return };
         self.branches.push(BranchDraft {
             line: line(cond),
-            condition: self.text(cond).to_string(),
+            condition: condition_tree::build(cond, self.src),
+            text: self.text(cond).to_string(),
             names: Vec::new(),
         });
         let outer = self.cond.replace(self.branches.len() - 1);

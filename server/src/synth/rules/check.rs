@@ -137,7 +137,7 @@ pub(crate) fn branch_with(rule: &dyn Rule, fragment: &str, edit: impl FnOnce(&mu
         edit(&mut base);
         let best = attempt(ctx, base, RunStatus::Completed, None, covered);
         let b = ctx.analysis.branches.iter().find(|b| b.line == line).expect("a branch at that line");
-        let branch = Branch { best: &best, line, names: &b.names, condition: &b.condition };
+        let branch = Branch { best: &best, line, names: &b.names, condition: &b.condition, text: &b.text };
         let trigger = Trigger::Branch(&branch);
         assert!(rule.applies(ctx, &trigger), "{} does not apply", rule.name());
         expect.assert_eq(&describe_all(&rule.propose(ctx, &trigger)));

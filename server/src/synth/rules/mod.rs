@@ -95,7 +95,11 @@ pub struct Branch<'a> {
     pub best: &'a Attempt,
     pub line: u32,
     pub names: &'a [String],
-    pub condition: &'a str,
+    /// The condition as a tree: what rules read.
+    pub condition: &'a crate::analysis::Condition,
+    /// Its source text (for `alternatives`' value vocabulary and for users;
+    /// no rule splits it).
+    pub text: &'a str,
 }
 
 /// The best attempt and the lines it left uncovered.

@@ -3,9 +3,8 @@
 //! the required arguments, all of them, edge values one at a time, and
 //! values of the types an `isinstance` in the body tests.
 
-use crate::analysis::Usage;
+use crate::analysis::{FunctionDef, Usage};
 use crate::synth::alternatives::abstract_instance;
-use crate::synth::blocks::block_span;
 use crate::synth::drivers::{argument_name, with_driver_call};
 use crate::synth::edits::add_import;
 use crate::synth::infer;
@@ -86,11 +85,8 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
     let lines: Vec<&str> = ctx.fragment.lines().collect();
     // Lines of a def's block still uncovered: the body never ran, or a
     // branch on a defaulted parameter did not (then pass every parameter).
-    let block_uncovered = |line: u32| {
-        let (a, b) = block_span(&lines, line as usize - 1);
-        uncovered.iter().any(|&u| u as usize > a && u as usize <= b + 1)
-    };
-    for f in ctx.analysis.functions.iter().filter(|f| block_uncovered(f.line)) {
+    let block_uncovered = |f: &FunctionDef| uncovered.iter().any(|u| (f.line..=f.end_line).contains(u));
+    for f in ctx.analysis.functions.iter().filter(|f| block_uncovered(f)) {
         // `*args` and `**kwargs` may stay empty.
         let params: Vec<_> = f.params.iter().filter(|x| x.star.is_empty()).collect();
         let required_params: Vec<_> = params.iter().filter(|x| !x.has_default).collect();
@@ -109,7 +105,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
             }
         }
         let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
-        calls.extend(typed_calls(ctx, &lines, f.line, &names, &calls[1]));
+        calls.extend(typed_calls(ctx, &lines, f, &names, &calls[1]));
         for args in calls {
             out.push(call(&f.name, &args));
         }
@@ -118,12 +114,12 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         // An instance without running a constructor that needs arguments.
         let init_args = c.methods.iter().find(|x| x.name == "__init__").map(|i| i.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).count()).unwrap_or(0);
         let instance = if init_args == 0 { format!("{}()", c.name) } else { format!("{}.__new__({})", c.name, c.name) };
-        for m in c.methods.iter().filter(|m| block_uncovered(m.line) && !m.name.starts_with("__")) {
+        for m in c.methods.iter().filter(|m| block_uncovered(m) && !m.name.starts_with("__")) {
             let params: Vec<_> = m.params.iter().skip(1).filter(|x| x.star.is_empty()).collect();
             let required: Vec<String> = params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage, &m.name)).collect();
             let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage, &m.name)).collect();
             let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
-            let typed = typed_calls(ctx, &lines, m.line, &names, &all);
+            let typed = typed_calls(ctx, &lines, m, &names, &all);
             for args in [required, all].into_iter().chain(typed) {
                 out.push(call(&format!("{instance}.{}", m.name), &args));
             }
@@ -136,10 +132,10 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
 /// of `params`), one more per `isinstance(param, T)` in its body, where
 /// that parameter takes a value of type T. Library types are spelled
 /// through the fragment's own import of their module.
-fn typed_calls(ctx: &Context, lines: &[&str], line: u32, params: &[&str], all: &[String]) -> Vec<Vec<String>> {
-    let (a, b) = block_span(lines, line as usize - 1);
+fn typed_calls(ctx: &Context, lines: &[&str], f: &FunctionDef, params: &[&str], all: &[String]) -> Vec<Vec<String>> {
+    let Some(body) = lines.get(f.line as usize - 1..(f.end_line as usize).min(lines.len())) else { return Vec::new() };
     let mut out: Vec<Vec<String>> = Vec::new();
-    for (path, types) in isinstance_calls(&lines[a..=b].join("\n")) {
+    for (path, types) in isinstance_calls(&body.join("\n")) {
         let Some(i) = params.iter().position(|p| *p == path) else { continue };
         for ty in types {
             let Some(expr) = instance_expr(ctx, &path, &ty) else { continue };

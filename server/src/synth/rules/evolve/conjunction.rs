@@ -2,8 +2,8 @@
 //! once (one name at a time never enters such a branch).
 
 use crate::synth::alternatives::falsy;
-use crate::synth::clauses::{truthy, unbalanced_parens_trimmed};
-use crate::synth::lexical::is_dotted;
+use crate::analysis::{CompareOp, Condition, Constant};
+use crate::synth::clauses::truthy;
 use crate::synth::paths::value_through_call;
 use crate::synth::value::Value;
 use crate::synth::prefix::Prefix;
@@ -11,6 +11,8 @@ use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::{Attempt, Context};
 
 pub struct Conjunction;
+
+const NONE: Condition = Condition::Constant { value: Constant::None };
 
 impl Rule for Conjunction {
     fn name(&self) -> &'static str {
@@ -29,21 +31,18 @@ impl Rule for Conjunction {
 /// once (one name at a time never enters such a branch). Clauses are tested
 /// paths (`x`, `not x`, `x is None`), or a string method's result
 /// (`not text.strip()`).
-fn conjunction_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
-    if condition.contains(" or ") || condition.contains('\n') {
+fn conjunction_variants(ctx: &Context, best: &Attempt, line: u32, condition: &Condition) -> Vec<Prefix> {
+    if condition.has_or() {
         return Vec::new();
     }
     let mut p = best.prefix.clone();
     let mut changed = 0;
-    for clause in condition.split(" and ") {
-        let clause = unbalanced_parens_trimmed(clause);
+    for clause in condition.conjuncts() {
         // `isinstance(e, HTTPException)`: an instance of a subclass of that type too.
-        if let Some(test) = clause.strip_prefix("isinstance(").and_then(|c| c.strip_suffix(')')) {
-            let Some((path, ty)) = test.split_once(',').map(|(p, t)| (p.trim(), t.trim())) else { return Vec::new() };
-            if !is_dotted(ty) || crate::analysis::is_builtin(ty) {
-                return Vec::new();
-            }
-            let Some(Value::Object { class, .. }) = value_through_call(ctx, &mut p, path, line) else { return Vec::new() };
+        if let Condition::IsInstance { subject, types } = clause {
+            let ([ty], Some(path)) = (types.as_slice(), subject.path()) else { return Vec::new() };
+            let Some(ty) = ty.dotted().filter(|t| !crate::analysis::is_builtin(t)) else { return Vec::new() };
+            let Some(Value::Object { class, .. }) = value_through_call(ctx, &mut p, &path, line) else { return Vec::new() };
             *class = match class.split_once('(') {
                 Some((_, bases)) if bases.trim_end_matches(')').split(',').any(|b| b.trim() == ty) => continue,
                 Some((name, bases)) => format!("{name}({}, {ty})", bases.trim_end_matches(')')),
@@ -52,24 +51,31 @@ fn conjunction_variants(ctx: &Context, best: &Attempt, line: u32, condition: &st
             changed += 1;
             continue;
         }
-        let (path, want_truthy) = if let Some(rest) = clause.strip_prefix("not ") {
-            (rest.trim(), false)
-        } else if let Some(rest) = clause.strip_suffix(" is None") {
-            (rest.trim(), false)
-        } else {
-            (clause, true)
+        let (tested, want_truthy, none_test) = match clause {
+            Condition::Not { operand } => (&**operand, false, false),
+            Condition::Compare { left, ops, comparators } if ops == &[CompareOp::Is] && comparators == &[NONE] => (&**left, false, true),
+            c => (c, true, false),
         };
         // `text.strip()`: the string itself decides.
-        let path = ["strip", "lstrip", "rstrip"].iter().find_map(|m| path.strip_suffix(&format!(".{m}()"))).unwrap_or(path);
-        // `self.trap(e)`: what the method returns decides.
-        let callee = path.strip_suffix(')').and_then(|c| c.split_once('(')).map(|(c, _)| c).filter(|c| is_dotted(c));
-        let Some(slot) = value_through_call(ctx, &mut p, callee.unwrap_or(path), line) else { return Vec::new() };
-        let slot = match (callee, slot) {
-            (None, slot) => slot,
-            (Some(_), Value::Function { returns, is_async: false }) => &mut **returns,
-            (Some(_), _) => return Vec::new(),
+        let tested = match tested {
+            Condition::Call { func, args, keywords } if args.is_empty() && keywords.is_empty() => match &**func {
+                Condition::Attribute { value, attr } if ["strip", "lstrip", "rstrip"].contains(&attr.as_str()) => &**value,
+                _ => tested,
+            },
+            _ => tested,
         };
-        let none_test = clause.ends_with(" is None");
+        // `self.trap(e)`: what the method returns decides.
+        let (path, called) = match tested {
+            Condition::Call { func, .. } => (func.dotted(), true),
+            t => (t.path(), false),
+        };
+        let Some(path) = path else { return Vec::new() };
+        let Some(slot) = value_through_call(ctx, &mut p, &path, line) else { return Vec::new() };
+        let slot = match (called, slot) {
+            (false, slot) => slot,
+            (true, Value::Function { returns, is_async: false }) => &mut **returns,
+            (true, _) => return Vec::new(),
+        };
         let wanted = match (truthy(slot), want_truthy) {
             (Some(t), w) if t == w && !(none_test && *slot != Value::None) => continue,
             (Some(true), false) if none_test => Value::None,
@@ -107,6 +113,32 @@ mod tests {
 
 
             options = Options()
+        "#]]);
+    }
+
+    #[test]
+    fn a_condition_over_several_lines_is_one_conjunction() {
+        branch(&super::Conjunction, "if (not config.force\n        and not cache.hits):\n    print('cold')\n", 1, &[1], expect![[r#"
+            ## 1
+            class Config:
+                force = False
+
+
+            config = Config()
+
+
+            class Cache:
+                hits = []
+
+
+            cache = Cache()
+        "#]]);
+    }
+
+    #[test]
+    fn an_or_anywhere_in_the_tree_leaves_the_conjunction_alone() {
+        branch(&super::Conjunction, "if not quiet and (verbose or not options.dry_run):\n    print('go')\n", 1, &[1], expect![[r#"
+            (nothing)
         "#]]);
     }
 }

@@ -4,8 +4,8 @@
 
 use crate::synth::alternatives::alternatives;
 use crate::synth::bindings::import_binding;
-use crate::synth::lexical::identifiers;
-use crate::synth::paths::{grow_loop, is_item_path, value_at_mut, value_through_call, value_through_item};
+use crate::analysis::{CompareOp, Condition, Constant};
+use crate::synth::paths::{grow_loop, value_at_mut, value_through_call, value_through_item};
 use crate::synth::prefix::{Binding, Candidate};
 use crate::synth::value::Value;
 use crate::synth::prefix::Prefix;
@@ -30,59 +30,54 @@ impl Rule for Equality {
 /// `a == b` comparisons in a condition, where `a` is a value the prefix
 /// defines (`leaf.type == token.COLON`): variants where they hold, each alone
 /// and all together.
-fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    let flat = condition.replace(['(', ')', '\n'], " ");
-    for clause in flat.split(" and ").flat_map(|c| c.split(" or ")) {
-        if let Some((l, r)) = clause.split_once("==").or_else(|| clause.split_once("!=")) {
-            let (l, r) = (l.trim().trim_start_matches("not ").trim(), r.trim());
-            // Either side may be the one to change (`src == dst` where `dst`
-            // is what a prefix helper returned).
-            if is_item_path(l) {
-                pairs.push((l.to_string(), r.to_string()));
+fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &Condition) -> Vec<Prefix> {
+    // Either side may be the one to change (`src == dst` where `dst` is
+    // what a prefix helper returned); each `==`/`!=` of a chain is a pair.
+    let mut pairs: Vec<(String, &Condition)> = Vec::new();
+    for leaf in condition.leaves() {
+        let Condition::Compare { left, ops, comparators } = leaf else { continue };
+        let operands: Vec<&Condition> = std::iter::once(&**left).chain(comparators).collect();
+        for (i, op) in ops.iter().enumerate() {
+            if !matches!(op, CompareOp::Eq | CompareOp::NotEq) {
+                continue;
             }
-            if is_item_path(r) {
-                pairs.push((r.to_string(), l.to_string()));
+            let (l, r) = (operands[i], operands[i + 1]);
+            if let Some(path) = l.path() {
+                pairs.push((path, r));
+            }
+            if let Some(path) = r.path() {
+                pairs.push((path, l));
             }
         }
     }
-    let resolve = |p: &mut Prefix, rhs: &str| -> Option<Value> {
-        if let Ok(i) = rhs.parse::<i64>() {
-            return Some(Value::Int(i));
-        }
-        let q = rhs.chars().next()?;
-        if (q == '\'' || q == '"') && rhs.ends_with(q) && rhs.len() >= 2 {
-            return Some(Value::Str(rhs[1..rhs.len() - 1].to_string()));
-        }
-        // `path[i]`: an element of a list the prefix defines.
-        if let Some((base, idx)) = rhs.strip_suffix(']').and_then(|r| r.rsplit_once('[')) {
-            let i: i64 = idx.trim().parse().ok()?;
-            if let Some(Value::List(items)) = value_at_mut(p, base.trim()) {
-                let n = items.len() as i64;
-                let at = if i < 0 { n + i } else { i };
-                return (0..n).contains(&at).then(|| items[at as usize].clone());
+    let resolve = |p: &mut Prefix, rhs: &Condition| -> Option<Value> {
+        match rhs {
+            Condition::Constant { value: Constant::Int(i) } => return Some(Value::Int(*i)),
+            Condition::Constant { value: Constant::Str(s) } => return Some(Value::Str(s.clone())),
+            // `path[i]`: an element of a list the prefix defines.
+            Condition::Subscript { value, index } => {
+                let Condition::Constant { value: Constant::Int(i) } = **index else { return None };
+                if let Some(Value::List(items)) = value_at_mut(p, &value.path()?) {
+                    let n = items.len() as i64;
+                    let at = if i < 0 { n + i } else { i };
+                    return (0..n).contains(&at).then(|| items[at as usize].clone());
+                }
+                return None;
             }
-            return None;
+            _ => {}
         }
-        if !is_item_path(rhs) {
-            return None;
-        }
-        if let Some(v) = value_through_call(ctx, p, rhs, line) {
+        let rhs = rhs.path()?;
+        if let Some(v) = value_through_call(ctx, p, &rhs, line) {
             return Some(v.clone());
         }
         let root = rhs.split('.').next()?;
         let imported = import_binding(ctx, root).is_some() || p.binding(root).is_some_and(|b| matches!(b.current(), Candidate::Import(_)));
         imported.then(|| Value::Expr { code: rhs.to_string(), imports: vec![] })
     };
-    // A display of constants (`{"a": 1}`, `(1, 5)`, whose parentheses the
-    // split dropped) is its own value.
-    let display = |rhs: &str| -> Option<Value> {
-        let constant = identifiers(rhs).iter().all(|i| ["True", "False", "None"].contains(&i.as_str()));
-        let opened = rhs.starts_with(['{', '[']) || rhs.contains(',');
-        (constant && opened && rhs.len() < 200).then(|| Value::Expr {
-            code: if rhs.starts_with(['{', '[']) { rhs.to_string() } else { format!("({rhs})") },
-            imports: vec![],
-        })
+    // A display of constants (`{"a": 1}`, `(1, 5)`) is its own value.
+    let display = |rhs: &Condition| -> Option<Value> {
+        let code = rhs.to_string();
+        (rhs.is_constant_display() && code.len() < 200).then_some(Value::Expr { code, imports: vec![] })
     };
     let mut out = Vec::new();
     let mut all = best.prefix.clone();
@@ -145,6 +140,45 @@ mod tests {
             ## 1
             class Job:
                 mode = ''
+
+
+            job = Job()
+        "#]]);
+    }
+
+    #[test]
+    fn a_string_holding_and_or_equals_is_one_constant() {
+        branch(&super::Equality, "if job.mode == 'fast and == loud' or job.level == 3:\n    print('fast')\n", 1, &[1], expect![[r#"
+            ## 1
+            class Job:
+                level = 3
+                mode = 'fast and == loud'
+
+
+            job = Job()
+            ## 2
+            class Job:
+                level = 3
+                mode = ''
+
+
+            job = Job()
+            ## 3
+            class Job:
+                level = 0
+                mode = 'fast and == loud'
+
+
+            job = Job()
+        "#]]);
+    }
+
+    #[test]
+    fn each_equality_of_a_chain_is_a_pair() {
+        branch(&super::Equality, "if 0 < job.level == 3:\n    print('three')\n", 1, &[1], expect![[r#"
+            ## 1
+            class Job:
+                level = 3
 
 
             job = Job()

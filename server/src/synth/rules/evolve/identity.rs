@@ -1,8 +1,7 @@
 //! `ctx.app is not self.app`: a variant where one side is the very object
 //! the other names, so that `is` holds.
 
-use crate::synth::clauses::unbalanced_parens_trimmed;
-use crate::synth::lexical::is_dotted;
+use crate::analysis::{CompareOp, Condition};
 use crate::synth::paths::{value_at_mut, value_through_call};
 use crate::synth::value::Value;
 use crate::synth::prefix::Prefix;
@@ -26,19 +25,18 @@ impl Rule for Identity {
 
 /// `ctx.app is not self.app`: a variant where one side is the very object
 /// the other names (`app = self.app` in its class), so that `is` holds.
-fn identity_variants(ctx: &Context, best: &Attempt, line: u32, condition: &str) -> Vec<Prefix> {
+fn identity_variants(ctx: &Context, best: &Attempt, line: u32, condition: &Condition) -> Vec<Prefix> {
     let mut out = Vec::new();
-    let flat = condition.replace('\n', " ");
-    for clause in flat.split(" and ").flat_map(|c| c.split(" or ")) {
-        let clause = unbalanced_parens_trimmed(clause);
-        let Some((l, r)) = clause.split_once(" is not ").or_else(|| clause.split_once(" is ")) else { continue };
-        let (l, r) = (l.trim().trim_start_matches("not ").trim(), r.trim());
-        for (lhs, rhs) in [(l, r), (r, l)] {
+    for leaf in condition.leaves() {
+        let Condition::Compare { left, ops, comparators } = leaf else { continue };
+        let ([CompareOp::Is | CompareOp::IsNot], [right]) = (ops.as_slice(), comparators.as_slice()) else { continue };
+        // Dotted names on both sides (`None` is a constant, not a name).
+        let (Some(l), Some(r)) = (left.dotted(), right.dotted()) else { continue };
+        for (lhs, rhs) in [(&l, &r), (&r, &l)] {
             let (lroot, rroot) = (lhs.split('.').next().unwrap_or_default(), rhs.split('.').next().unwrap_or_default());
             // The other side must already exist when this one is defined.
-            let named = is_dotted(lhs) && is_dotted(rhs) && rhs != "None" && lroot != rroot;
             let mut p = best.prefix.clone();
-            if !named || value_at_mut(&mut p, rhs).is_none() {
+            if lroot == rroot || value_at_mut(&mut p, rhs).is_none() {
                 continue;
             }
             let Some(slot) = value_through_call(ctx, &mut p, lhs, line) else { continue };
@@ -86,6 +84,13 @@ mod tests {
 
 
             session = Session()
+        "#]]);
+    }
+
+    #[test]
+    fn is_none_and_a_string_holding_is_are_no_identity_between_names() {
+        branch(&super::Identity, "if current.owner is None and current.name == 'x is y':\n    print('none')\n", 1, &[1], expect![[r#"
+            (nothing)
         "#]]);
     }
 }

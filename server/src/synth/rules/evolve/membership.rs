@@ -3,7 +3,7 @@
 //! holds what the best run saw it hold first).
 
 use crate::synth::error_text::{key_value, parse_literal_key};
-use crate::synth::lexical::is_dotted;
+use crate::analysis::Condition;
 use crate::synth::paths::value_at_mut;
 use crate::synth::value::Value;
 use crate::synth::prefix::Prefix;
@@ -21,20 +21,23 @@ impl Rule for Membership {
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(b) = t.branch() else { return Vec::new() };
-        membership_variants(ctx, b.best, b.line)
+        membership_variants(ctx, b.best, b.condition)
     }
 }
 
-/// `a in b` with both sides dotted paths: a variant where `b` holds `a`.
-fn membership_variants(ctx: &Context, best: &Attempt, line: u32) -> Vec<Prefix> {
-    let text = ctx.line_text(line);
-    let dotted = |s: &str| -> Option<String> {
-        let t: String = s.trim().trim_start_matches("not ").trim_start_matches('(').trim_end_matches(':').trim_end_matches(')').trim().to_string();
-        is_dotted(&t).then_some(t)
+/// `a in b` with both sides dotted paths: a variant where `b` holds `a`
+/// (the first such test among the clauses that must all hold).
+fn membership_variants(ctx: &Context, best: &Attempt, condition: &Condition) -> Vec<Prefix> {
+    let tests = condition.conjuncts().into_iter().map(|c| match c {
+        Condition::Not { operand } => &**operand,
+        c => c,
+    });
+    let Some((a, b)) = tests.into_iter().find_map(|c| match c {
+        Condition::Membership { item, container, .. } => Some((item.dotted()?, container.dotted()?)),
+        _ => None,
+    }) else {
+        return Vec::new();
     };
-    let cond = text.trim().trim_start_matches("elif ").trim_start_matches("if ").trim_start_matches("while ");
-    let Some((a, b)) = cond.split_once(" not in ").or_else(|| cond.split_once(" in ")) else { return Vec::new() };
-    let (Some(a), Some(b)) = (dotted(a.rsplit(" and ").next().unwrap_or(a)), dotted(b.split(" and ").next().unwrap_or(b))) else { return Vec::new() };
     let mut p = best.prefix.clone();
     // A fragment variable (`for name in chain(bps, (None,))`) holds what the
     // best run saw it hold first.
@@ -86,6 +89,21 @@ mod tests {
     #[test]
     fn a_container_gets_the_element_tested_in_it() {
         branch(&super::Membership, "if key in table:\n    print(table[key])\n", 1, &[1], expect![[r#"
+            ## 1
+            key = 'apple'
+            table = {'apple': 'The quick brown fox jumps over the lazy dog'}
+        "#]]);
+    }
+
+    #[test]
+    fn a_membership_test_after_other_clauses_or_in_an_assert_counts() {
+        branch(&super::Membership, "if ready and key not in table:\n    print(key)\n", 1, &[1], expect![[r#"
+            ## 1
+            ready = True
+            key = 'apple'
+            table = ['apple']
+        "#]]);
+        branch(&super::Membership, "assert key in table\nprint(table[key])\n", 1, &[1], expect![[r#"
             ## 1
             key = 'apple'
             table = {'apple': 'The quick brown fox jumps over the lazy dog'}

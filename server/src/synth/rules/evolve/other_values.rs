@@ -5,7 +5,7 @@
 
 use crate::synth::alternatives::alternatives;
 use crate::synth::edits::with_candidate;
-use crate::synth::lexical::identifiers;
+use crate::analysis::Condition;
 use crate::synth::prefix::Binding;
 use crate::synth::slice::related_bindings;
 use crate::synth::value::Value;
@@ -24,18 +24,20 @@ impl Rule for OtherValues {
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(b) = t.branch() else { return Vec::new() };
-        other_values(ctx, b.best, b.line, b.names, b.condition)
+        other_values(ctx, b.best, b.line, b.names, b.condition, b.text)
     }
 }
 
 /// Variants where one name the condition at `line` reads takes another value.
-fn other_values(ctx: &Context, best: &Attempt, line: u32, gnames: &[String], condition: &str) -> Vec<Prefix> {
+/// (`text` is the condition's source, the vocabulary of `alternatives`.)
+fn other_values(ctx: &Context, best: &Attempt, line: u32, gnames: &[String], condition: &Condition, text: &str) -> Vec<Prefix> {
     let mut out = Vec::new();
+    let read: Vec<String> = condition.names().into_iter().map(String::from).collect();
     // What names in the condition were assigned from tells which
     // members of a prefix value decide it (`h = self.find(e)`; `if h is None`).
-    let br_condition = &with_assignments(ctx, line, condition);
+    let br_condition = &with_assignments(ctx, line, &read, text);
     let mut names = gnames.to_vec();
-    names.extend(identifiers(condition));
+    names.extend(read);
     names.extend(related_bindings(ctx, &best.prefix, line));
     let mut seen = Vec::new();
     names.retain(|n| if seen.contains(n) { false } else { seen.push(n.clone()); true });
@@ -48,9 +50,9 @@ fn other_values(ctx: &Context, best: &Attempt, line: u32, gnames: &[String], con
     out
 }
 
-/// `condition` followed by the lines before `line` that assign the names it reads.
-fn with_assignments(ctx: &Context, line: u32, condition: &str) -> String {
-    let names = identifiers(condition);
+/// The condition's text followed by the lines before `line` that assign
+/// the names it reads.
+fn with_assignments(ctx: &Context, line: u32, names: &[String], condition: &str) -> String {
     let mut text = condition.to_string();
     for (l, assigned) in ctx.analysis.assigned.range(..line) {
         if assigned.iter().any(|n| names.contains(n)) {

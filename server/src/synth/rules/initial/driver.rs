@@ -3,7 +3,7 @@
 //! `asyncio.run`), so that their bodies run.
 
 use crate::analysis::Wrap;
-use crate::synth::blocks::{is_generator, referenced};
+use crate::synth::blocks::referenced;
 use crate::synth::drivers::driver_args;
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
@@ -45,7 +45,7 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
         }
         done.push(&f.name);
         let mut call = format!("{}({})", f.name, driver_args(ctx, p, f, false));
-        if is_generator(ctx, f.line) {
+        if f.is_generator {
             call = format!("list({call})");
         }
         p.driver.insert(0, if f.is_async { format!("asyncio.run({call})") } else { call });
