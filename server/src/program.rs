@@ -93,6 +93,7 @@ pub fn assemble(
     suffix: &str,
     wrapper_params: &[String],
     host: Option<&str>,
+    context: Option<&str>,
 ) -> Program {
     let mut out: Vec<String> = Vec::new();
     let push_block = |out: &mut Vec<String>, text: &str| {
@@ -130,7 +131,14 @@ pub fn assemble(
     }
     let mut suffix_text = String::new();
     if let Some((_, call)) = &head {
-        suffix_text.push_str(call);
+        match context {
+            // The wrapper's call inside the context the body needs.
+            Some(cm) => {
+                suffix_text.push_str(&format!("with {cm}:\n"));
+                suffix_text.push_str(&call.lines().map(|l| if l.is_empty() { String::new() } else { format!("    {l}") }).collect::<Vec<_>>().join("\n"));
+            }
+            None => suffix_text.push_str(call),
+        }
     }
     let user_suffix = suffix.trim_end_matches('\n');
     if !user_suffix.is_empty() {
@@ -164,7 +172,7 @@ mod tests {
 
     #[test]
     fn plain_fragment_follows_prefix() {
-        let p = assemble("x = a + 1\nprint(x)\n", &analysis(Wrap::None, 0), "a = 1\n", "", &[], None);
+        let p = assemble("x = a + 1\nprint(x)\n", &analysis(Wrap::None, 0), "a = 1\n", "", &[], None, None);
         assert_eq!(p.text, "a = 1\n\nx = a + 1\nprint(x)\n");
         assert_eq!(p.fragment_lines, vec![3, 4]);
         assert_eq!(p.fragment_line(4), Some(2));
@@ -175,7 +183,7 @@ mod tests {
     #[test]
     fn function_body_is_wrapped_and_driven() {
         let a = analysis(Wrap::Function { is_async: false, is_generator: false }, 0);
-        let p = assemble("y = self.x\n\nreturn y\n", &a, "self = 1", "", &[], None);
+        let p = assemble("y = self.x\n\nreturn y\n", &a, "self = 1", "", &[], None, None);
         assert_eq!(
             p.text,
             "self = 1\n\ndef __runnable_fragment():\n    y = self.x\n\n    return y\n\n__runnable_fragment()\n"
@@ -187,7 +195,7 @@ mod tests {
     #[test]
     fn async_generator_body_gets_a_drain_driver() {
         let a = analysis(Wrap::Function { is_async: true, is_generator: true }, 0);
-        let p = assemble("yield await x\n", &a, "", "", &["x".to_string()], None);
+        let p = assemble("yield await x\n", &a, "", "", &["x".to_string()], None, None);
         assert!(p.text.starts_with("async def __runnable_fragment(x):\n    yield await x\n"));
         assert!(p.text.contains("async def __runnable_fragment(x):"));
         assert!(p.text.contains("async for _ in __runnable_fragment(x=x):"));
@@ -195,9 +203,16 @@ mod tests {
     }
 
     #[test]
+    fn a_wrapped_body_is_called_inside_its_context() {
+        let a = analysis(Wrap::Function { is_async: false, is_generator: false }, 0);
+        let p = assemble("return self.name\n", &a, "self = App()", "", &[], None, Some("self.test_request_context()"));
+        assert!(p.suffix.starts_with(&format!("with self.test_request_context():\n    {WRAPPER}(")), "{}", p.suffix);
+    }
+
+    #[test]
     fn bodies_calling_super_become_methods_of_a_host_subclass() {
         let a = analysis(Wrap::Function { is_async: false, is_generator: false }, 0);
-        let p = assemble("super().setup()\nreturn 1\n", &a, "self = Base()", "", &[], Some("Base"));
+        let p = assemble("super().setup()\nreturn 1\n", &a, "self = Base()", "", &[], Some("Base"), None);
         assert_eq!(
             p.text,
             "self = Base()\n\nclass _RunnableHost(Base):\n    def runnable_fragment(self):\n        super().setup()\n        return 1\n\nself.__class__ = _RunnableHost\nself.runnable_fragment()\n"
@@ -207,7 +222,7 @@ mod tests {
 
     #[test]
     fn indented_fragment_sits_in_a_block_unchanged() {
-        let p = assemble("    a = 1\n    b = a\n", &analysis(Wrap::None, 4), "", "", &[], None);
+        let p = assemble("    a = 1\n    b = a\n", &analysis(Wrap::None, 4), "", "", &[], None, None);
         assert_eq!(p.text, "if True:\n    a = 1\n    b = a\n");
         assert_eq!(p.fragment_lines, vec![2, 3]);
     }

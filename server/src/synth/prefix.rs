@@ -130,6 +130,9 @@ pub struct Prefix {
     pub modules: Vec<LocalModule>,
     /// Statements run after the fragment (calls of functions it defines).
     pub driver: Vec<String>,
+    /// A context manager the wrapped body's call runs inside
+    /// (`self.test_request_context()` for a Flask application's method).
+    pub context: Option<String>,
     /// Functions the driver runs other than by calling them (a route, by a
     /// request through its framework's test client).
     pub driven: Vec<String>,

@@ -116,7 +116,7 @@ impl<'a> Session<'a> {
     }
 
     pub fn build(&self, prefix: &Prefix) -> Program {
-        program::assemble(self.ctx.fragment, self.ctx.analysis, &prefix.render(), &prefix.suffix(), &prefix.wrapper_params, prefix.host.as_deref())
+        program::assemble(self.ctx.fragment, self.ctx.analysis, &prefix.render(), &prefix.suffix(), &prefix.wrapper_params, prefix.host.as_deref(), prefix.context.as_deref())
     }
 
     /// Run a prefix unless an identical program already ran (`Ok(None)`).

@@ -40,6 +40,9 @@ pub(crate) fn describe(p: &Prefix) -> String {
     for m in &p.modules {
         s.push_str(&format!("-- module {} --\n{}", m.name, m.source()));
     }
+    if let Some(c) = &p.context {
+        s.push_str(&format!("-- inside: {c} --\n"));
+    }
     if let Some(h) = &p.host {
         s.push_str(&format!("-- host: {h} --\n"));
     }
@@ -59,7 +62,7 @@ fn describe_all(ps: &[Prefix]) -> String {
 /// An attempt that ran `prefix` on the fragment and ended as given;
 /// `exception.line` is a fragment line here (made a program line).
 pub(crate) fn attempt(ctx: &Context, prefix: Prefix, status: RunStatus, exception: Option<ExceptionInfo>, covered: &[u32]) -> Attempt {
-    let program = crate::program::assemble(ctx.fragment, ctx.analysis, &prefix.render(), &prefix.suffix(), &prefix.wrapper_params, prefix.host.as_deref());
+    let program = crate::program::assemble(ctx.fragment, ctx.analysis, &prefix.render(), &prefix.suffix(), &prefix.wrapper_params, prefix.host.as_deref(), prefix.context.as_deref());
     let exception = exception.map(|mut e| {
         e.line = e.line.and_then(|l| program.program_line(l));
         e

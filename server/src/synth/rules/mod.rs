@@ -142,6 +142,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &BuiltinAsData,
         &LocalImportName,
         &OfflineNetwork,
+        &RequestContext,
         &LibraryError,
         &RejectedText,
         &LengthMismatch,
