@@ -65,6 +65,9 @@ pub struct Analysis {
     /// How names bound by `from m import name` (by their alias) are used,
     /// for modules a prefix creates when they are not installed.
     pub imported_usage: BTreeMap<String, Usage>,
+    /// Elements the fragment looks for in parsed HTML (`soup.find('table',
+    /// class_='x')`, `soup.select('div.item')`), each once, in source order.
+    pub html_queries: Vec<HtmlQuery>,
     /// Lines of `if`/`elif`/`while` conditions and the free names they read
     /// (for evolution: which names feed which branches), in source order.
     pub branches: Vec<Branch>,
@@ -262,6 +265,14 @@ pub struct FunctionDef {
     pub end_line: u32,
     /// Its body yields (not counting nested defs, classes and lambdas).
     pub is_generator: bool,
+}
+
+/// An element looked for in HTML: its tag, class and id where given.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, Default)]
+pub struct HtmlQuery {
+    pub tag: Option<String>,
+    pub class: Option<String>,
+    pub id: Option<String>,
 }
 
 /// One decorator: `@app.route("/items/<int:id>", methods=["POST"])`.

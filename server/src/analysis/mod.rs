@@ -24,6 +24,7 @@ mod defs;
 mod env_vars;
 mod facts;
 mod files;
+mod html_queries;
 mod imports;
 mod later_values;
 mod literal;
@@ -103,6 +104,7 @@ pub fn analyze(source: &str) -> Analysis {
         bound_names: binds.names.keys().cloned().collect(),
         assigned: binds.assigned.clone(),
         files: files::file_uses(root, &text, &binds),
+        html_queries: html_queries::html_queries(root, &text),
         env_reads: env_vars::env_reads(root, &text),
         functions,
         classes,

@@ -40,6 +40,8 @@ const PHRASES: &[&str] = &[
     "Please install ",
     "please install ",
     "pip install ",
+    // BeautifulSoup: "Couldn't find a tree builder with the features you requested: lxml."
+    "features you requested: ",
 ];
 /// Phrasings whose name comes first (`lxml not found, please install it`).
 const TRAILING: &[&str] = &[" not found, please install it", " is required for", " must be installed"];
@@ -172,6 +174,8 @@ mod tests {
         assert_eq!(ask(&form, &["fastapi"]).as_deref(), Some("python-multipart"));
         let client = exc("RuntimeError", "The starlette.testclient module requires the httpx2 package to be installed.\nYou can install this with:\n    $ pip install httpx2\n", Some("starlette.testclient"));
         assert_eq!(ask(&client, &["fastapi", "starlette"]).as_deref(), Some("httpx2"));
+        let soup = exc("bs4.exceptions.FeatureNotFound", "Couldn't find a tree builder with the features you requested: lxml. Do you need to install a parser library?", Some("bs4"));
+        assert_eq!(ask(&soup, &["beautifulsoup4"]).as_deref(), Some("lxml"));
         let pip = exc("ImportError", "This feature needs extra parts: pip install openpyxl", Some("pandas.io.excel"));
         assert_eq!(ask(&pip, &["pandas"]).as_deref(), Some("openpyxl"));
         let mut lazy = exc("ModuleNotFoundError", "No module named 'scipy'", Some("pandas.core.missing"));

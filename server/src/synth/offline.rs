@@ -48,11 +48,12 @@ pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
         .map(|i| i.module.as_str())
         .collect();
     let mut added = false;
+    let page = Page::for_fragment(ctx);
     if modules.iter().any(|m| m.starts_with("requests")) || p.binding("requests").is_some() {
         p.bindings.push(Binding::new(
             REQUESTS_BINDING,
             vec![Candidate::Value(Value::Code {
-                source: OFFLINE_REQUESTS.into(),
+                source: OFFLINE_REQUESTS.replace("{TYPE}", page.content_type()).replace("{BODY}", &page.body),
                 imports: vec!["import requests".into(), "import requests.adapters".into()],
             })],
         ));
@@ -62,7 +63,7 @@ pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
         p.bindings.push(Binding::new(
             URLLIB_BINDING,
             vec![Candidate::Value(Value::Code {
-                source: OFFLINE_URLLIB.into(),
+                source: OFFLINE_URLLIB.replace("{BODY}", &Page::html(ctx).body),
                 imports: vec![
                     "import http.client".into(),
                     "import io".into(),
@@ -73,6 +74,59 @@ pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
         added = true;
     }
     added
+}
+
+/// What the local server answers: JSON, or, when the fragment parses HTML
+/// (BeautifulSoup, lxml, or it looks for elements), a page holding the
+/// elements it looks for (`soup.find('table', class_='wikitable')`).
+struct Page {
+    html: bool,
+    /// A Python bytes literal.
+    body: String,
+}
+
+impl Page {
+    fn for_fragment(ctx: &Context) -> Page {
+        const HTML_PARSERS: &[&str] = &["bs4", "lxml", "html5lib", "parsel", "pyquery"];
+        let parses = super::library_types::fragment_modules(ctx).iter().any(|m| HTML_PARSERS.contains(&m.split('.').next().unwrap_or("")));
+        if parses || !ctx.analysis.html_queries.is_empty() {
+            Page::html(ctx)
+        } else {
+            Page { html: false, body: "b'{\"name\": \"Ada\", \"id\": 1, \"items\": [1, 2, 3]}'".into() }
+        }
+    }
+
+    fn html(ctx: &Context) -> Page {
+        let clean = |s: &str| s.chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_')).collect::<String>();
+        let mut body = String::from("<html><head><title>Example</title></head><body><h1>Title</h1><p class=\"intro\">Hello</p><a href=\"/a\">A</a>");
+        for q in &ctx.analysis.html_queries {
+            let tag = q.tag.as_deref().map(clean).filter(|t| !t.is_empty()).unwrap_or_else(|| "div".into());
+            let mut attrs = String::new();
+            if let Some(c) = &q.class {
+                attrs.push_str(&format!(" class=\"{}\"", clean(c)));
+            }
+            if let Some(i) = &q.id {
+                attrs.push_str(&format!(" id=\"{}\"", clean(i)));
+            }
+            let inner = match tag.as_str() {
+                "table" | "tbody" => "<tr><th>Name</th><th>Value</th></tr><tr><td>Ada</td><td>1</td></tr><tr><td>Bob</td><td>2</td></tr>",
+                "tr" => "<td>Ada</td><td>1</td>",
+                "ul" | "ol" => "<li>First</li><li>Second</li>",
+                "select" => "<option value=\"1\">One</option>",
+                "a" => "Link",
+                "img" | "br" | "hr" | "input" | "meta" => "",
+                _ => "Example text",
+            };
+            let href = if tag == "a" { " href=\"/page\"" } else { "" };
+            body.push_str(&format!("<{tag}{attrs}{href}>{inner}</{tag}>"));
+        }
+        body.push_str("</body></html>");
+        Page { html: true, body: format!("b'{body}'") }
+    }
+
+    fn content_type(&self) -> &'static str {
+        if self.html { "text/html; charset=utf-8" } else { "application/json" }
+    }
 }
 
 /// `requests`: the transport adapter's `send` (what `Session.send` calls to
@@ -87,8 +141,8 @@ def _offline_send(self, request, *args, **kwargs):
     response.request = request
     response.connection = self
     response.encoding = 'utf-8'
-    response.headers['Content-Type'] = 'application/json'
-    response._content = b'{\"name\": \"Ada\", \"id\": 1, \"items\": [1, 2, 3]}'
+    response.headers['Content-Type'] = '{TYPE}'
+    response._content = {BODY}
     return response
 
 
@@ -110,7 +164,7 @@ class _OfflineHandler(urllib.request.BaseHandler):
     handler_order = 100  # before the default handlers, which would reach the network
 
     def _answer(self, request):
-        body = b'<html><body><p>Hello</p><a href=\"/a\">A</a></body></html>'
+        body = {BODY}
         head = b'HTTP/1.1 200 OK\\r\\nContent-Type: text/html; charset=utf-8\\r\\nContent-Length: %d\\r\\n\\r\\n' % len(body)
         response = http.client.HTTPResponse(_OfflineSocket(head + body), method=request.get_method())
         response.begin()
@@ -141,5 +195,17 @@ mod tests {
             }
         }
         assert!(is_transport("_offline_send") && !is_transport("requests"));
+    }
+
+    #[test]
+    fn a_fragment_that_parses_html_gets_a_page_with_the_elements_it_looks_for() {
+        crate::synth::rules::check::with_ctx("import requests\nfrom bs4 import BeautifulSoup\nsoup = BeautifulSoup(requests.get(u).content, 'html.parser')\nprint(soup.find('table', class_=\"wiki'table\").text)\n", |ctx| {
+            let page = Page::for_fragment(ctx);
+            assert!(page.html);
+            assert!(page.body.contains("<table class=\"wikitable\"><tr><th>"), "quotes dropped, rows inside: {}", page.body);
+        });
+        crate::synth::rules::check::with_ctx("import requests\nprint(requests.get(u).json()['name'])\n", |ctx| {
+            assert!(!Page::for_fragment(ctx).html, "JSON otherwise");
+        });
     }
 }
