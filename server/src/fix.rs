@@ -210,10 +210,12 @@ impl Engine {
         // Optional dependencies: a library said it needs a distribution it
         // imports on demand (`df.style` wants Jinja2); search again with it.
         let mut optional: Vec<OptionalReport> = Vec::new();
+        // The next dependency, when the last search already read it.
+        let mut asked: Option<env::OptionalDependency> = None;
         while optional.len() < 3 {
             // A search that did no better ends the loop, so the errors to
             // read are always the chosen search's own.
-            let Some(dep) = self.optional_plan(&chosen, &distributions, progress) else { break };
+            let Some(dep) = asked.take().or_else(|| self.optional_plan(&chosen, &distributions, progress)) else { break };
             let mut report = OptionalReport { distribution: dep.distribution.clone(), library: dep.library, reason: dep.reason, used: false, error: None };
             if !opts.install {
                 // Said, not done: nothing is installed without consent.
@@ -229,14 +231,16 @@ impl Engine {
                     executions += searched.executions;
                     // Better, or as good and stopped by the next optional
                     // dependency a library asks for (FastAPI's forms want
-                    // python-multipart, then its test client httpx): the
+                    // python-multipart, then its test client httpx2): the
                     // first request is met, the next one is read from here.
-                    let next_asked = || {
-                        self.optional_plan(&searched, &with, progress)
-                            .is_some_and(|d| !optional.iter().any(|o| o.distribution == d.distribution) && d.distribution != report.distribution)
-                    };
                     let score = searched.result.best.score();
-                    if score > chosen.result.best.score() || (score == chosen.result.best.score() && next_asked()) {
+                    let better = score > chosen.result.best.score();
+                    if !better && score == chosen.result.best.score() {
+                        asked = self
+                            .optional_plan(&searched, &with, progress)
+                            .filter(|d| !optional.iter().any(|o| o.distribution == d.distribution) && d.distribution != report.distribution);
+                    }
+                    if better || asked.is_some() {
                         report.used = true;
                         chosen = searched;
                         distributions = with;

@@ -101,7 +101,8 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     let inferred = infer::candidates(&f.name, &f.usage).into_iter();
     c.extend(
         inferred
-            .filter(|v| real.is_none() || !super::stand_in::replaces_a_real_instance(ctx, &f.name, &f.usage, v))
+            // `real` is built, so a stand-in here is one for that real instance.
+            .filter(|v| real.is_none() || !super::stand_in::is_stand_in(ctx, &f.name, &f.usage, v, false))
             .map(Candidate::Value),
     );
     Binding::new(f.name.clone(), c)

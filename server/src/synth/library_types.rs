@@ -239,6 +239,12 @@ pub fn mimicked_type<'a>(
         .map(|(t, _)| t)
 }
 
+/// The table's recipe for library type `ty` (`flask.Flask`): the
+/// expression that builds a real instance and the import it needs.
+pub fn recipe(ty: &str) -> Option<&'static (String, String)> {
+    table().iter().find(|t| t.name == ty)?.recipe.as_ref()
+}
+
 /// A real instance, built with the library's API, for a free name used as
 /// an instance of a library type (attributes and methods read), when the
 /// table knows how to build one.

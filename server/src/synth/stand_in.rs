@@ -99,7 +99,10 @@ fn holds_stand_in(ctx: &Context, v: &Value, depth: usize) -> bool {
 /// Such a value is never proposed: when the real instance raises, the
 /// inputs around it change, or the failure is reported (invariant 3).
 pub fn replaces_a_real_instance(ctx: &Context, name: &str, usage: &Usage, value: &Value) -> bool {
-    !matches!(value, Value::Expr { .. } | Value::Anything) && buildable(ctx, usage) && is_stand_in(ctx, name, usage, value, false)
+    // With the type buildable, an object with members is a stand-in
+    // outright; only other values need the whole check (which then does
+    // not ask for the real instance again).
+    !matches!(value, Value::Expr { .. } | Value::Anything) && buildable(ctx, usage) && (has_members(value) || is_stand_in(ctx, name, usage, value, false))
 }
 
 /// `Name(module.Type)`: a class whose base is reached through a module.

@@ -9,7 +9,7 @@
 //! they upload.
 
 use super::infer;
-use super::library_types::{fragment_modules, mimicked_type};
+use super::library_types::{self, fragment_modules, mimicked_type};
 use super::render::py_str;
 use super::resources::resource_for;
 use super::session::Context;
@@ -164,33 +164,21 @@ fn flask_request(ctx: &Context, route: &mut Route) {
     if let Some(body) = usage.attrs.get("json").cloned().or_else(|| usage.attrs.get("get_json").map(|u| u.returns.as_deref().cloned().unwrap_or_default())) {
         route.arguments.push(format!("json={}", json_body(&body)));
     }
-    if let Some(form) = usage.attrs.get("form") {
-        route.arguments.push(format!("data={}", keyed_strings(form)));
-    }
-    if let Some(args) = usage.attrs.get("args") {
-        route.arguments.push(format!("query_string={}", keyed_strings(args)));
-    }
+    // The form's fields and its files go in one `data=` (Flask's test
+    // client sends a form with files as multipart).
+    let mut form: Vec<String> = usage.attrs.get("form").map(keyed_strings).unwrap_or_default();
     if let Some(files) = usage.attrs.get("files") {
         let names = string_keys(files);
         let names = if names.is_empty() { vec!["file".to_string()] } else { names };
-        let ext = upload_extension(ctx);
-        let entries: Vec<String> = names
-            .iter()
-            .map(|n| {
-                let path = format!("upload.{ext}");
-                push_upload(route, &path);
-                format!("{}: (open({}, 'rb'), {})", py_str(n), py_str(&path), py_str(&path))
-            })
-            .collect();
-        // Flask's test client sends a form with files as multipart.
-        match route.arguments.iter().position(|a| a.starts_with("data={")) {
-            Some(i) => {
-                let form = route.arguments[i].trim_start_matches("data={").trim_end_matches('}').to_string();
-                let sep = if form.is_empty() { "" } else { ", " };
-                route.arguments[i] = format!("data={{{form}{sep}{}}}", entries.join(", "));
-            }
-            None => route.arguments.push(format!("data={{{}}}", entries.join(", "))),
-        }
+        let path = format!("upload.{}", upload_extension(ctx));
+        push_upload(route, &path);
+        form.extend(names.iter().map(|n| format!("{}: (open({}, 'rb'), {})", py_str(n), py_str(&path), py_str(&path))));
+    }
+    if usage.attrs.contains_key("form") || usage.attrs.contains_key("files") {
+        route.arguments.push(format!("data={{{}}}", form.join(", ")));
+    }
+    if let Some(args) = usage.attrs.get("args") {
+        route.arguments.push(format!("query_string={{{}}}", keyed_strings(args).join(", ")));
     }
 }
 
@@ -302,10 +290,10 @@ fn string_keys(usage: &Usage) -> Vec<String> {
     keys
 }
 
-/// A form or query string with the keys the route reads, each a string.
-fn keyed_strings(usage: &Usage) -> String {
-    let entries: Vec<String> = string_keys(usage).iter().map(|k| format!("{}: {}", py_str(k), py_str("example"))).collect();
-    format!("{{{}}}", entries.join(", "))
+/// The entries of a form or query string with the keys the route reads,
+/// each a string.
+fn keyed_strings(usage: &Usage) -> Vec<String> {
+    string_keys(usage).iter().map(|k| format!("{}: {}", py_str(k), py_str("example"))).collect()
 }
 
 /// Uploads are images when the fragment works with an imaging library.
@@ -363,23 +351,25 @@ pub fn driver_lines(ctx: &Context, routes: &[Route]) -> Vec<String> {
 /// raises it by default.
 fn client_setup(r: &Route, client: &str) -> Vec<String> {
     let app = &r.app;
+    // A blueprint or router is mounted on an application of its own, built
+    // with the table's recipe for one.
+    let host = |ty: &str| -> Vec<String> {
+        let (build, import) = library_types::recipe(ty).cloned().unwrap_or_default();
+        vec![import, format!("{app}_app = {build}")]
+    };
     match r.kind {
         App::Flask => vec![format!("{app}.config['TESTING'] = True"), format!("{client} = {app}.test_client()")],
-        App::Blueprint => vec![
-            "from flask import Flask".into(),
-            format!("{app}_app = Flask(__name__)"),
-            format!("{app}_app.config['TESTING'] = True"),
-            format!("{app}_app.register_blueprint({app})"),
-            format!("{client} = {app}_app.test_client()"),
-        ],
+        App::Blueprint => {
+            let mut lines = host("flask.Flask");
+            lines.extend([format!("{app}_app.config['TESTING'] = True"), format!("{app}_app.register_blueprint({app})"), format!("{client} = {app}_app.test_client()")]);
+            lines
+        }
         App::FastApi => vec!["from fastapi.testclient import TestClient".into(), format!("{client} = TestClient({app})")],
-        App::ApiRouter => vec![
-            "from fastapi import FastAPI".into(),
-            "from fastapi.testclient import TestClient".into(),
-            format!("{app}_app = FastAPI()"),
-            format!("{app}_app.include_router({app})"),
-            format!("{client} = TestClient({app}_app)"),
-        ],
+        App::ApiRouter => {
+            let mut lines = host("fastapi.FastAPI");
+            lines.extend(["from fastapi.testclient import TestClient".into(), format!("{app}_app.include_router({app})"), format!("{client} = TestClient({app}_app)")]);
+            lines
+        }
     }
 }
 

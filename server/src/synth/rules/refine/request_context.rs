@@ -5,6 +5,7 @@
 //! context Flask's documentation gives for exactly this: the body runs as
 //! it would while the application serves a request.
 
+use crate::synth::library_types::recipe;
 use crate::synth::prefix::{Candidate, Prefix};
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
@@ -28,7 +29,8 @@ impl Rule for RequestContext {
     }
     fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let app = fail.base.bindings.iter().find(|b| matches!(b.current(), Candidate::Value(Value::Expr { code, .. }) if code.starts_with("Flask(")));
+        let Some((flask, _)) = recipe("flask.Flask") else { return Vec::new() };
+        let app = fail.base.bindings.iter().find(|b| matches!(b.current(), Candidate::Value(Value::Expr { code, .. }) if code == flask));
         let Some(app) = app else { return Vec::new() };
         let mut p = fail.base.clone();
         p.context = Some(format!("{}.test_request_context()", app.name));
