@@ -7,7 +7,7 @@
 //! the usage of their parts; the catch-all placeholder comes last.
 
 use super::dataframe::dataframe;
-use super::knowledge::kind_attrs;
+use super::knowledge::{argument_kind, kind_attrs};
 pub use super::rank::{is_exception_name, rank_kinds};
 use super::rank::{name_kind, uses_time_index};
 use super::scalars::{int_for, string_for, DEFAULT_TEXT, HELPER_TEXT};
@@ -164,8 +164,12 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
             let el_name = singular(name);
             let first = if has_evidence(&el_usage) { part(&el_name, &el_usage) } else { element_default(name) };
             let items: Vec<Value> = (0..list_len(u)).map(|i| vary(&first, i)).collect();
+            // An argument vector (`subprocess.run(cmd)`) holds strings: a command that runs.
+            let items = if is_command(u) && !has_evidence(&el_usage) { vec![Value::Str("echo".into()), Value::Str("hello".into())] } else { items };
             if kind == "set" { Value::Set(items) } else { Value::List(items) }
         }
+        // `next(it)`: only an iterator has `__next__`; its items as a list would have.
+        "iterator" => Value::Expr { code: format!("iter({})", build("list", name, u, depth).expr()), imports: vec![] },
         "tuple" => {
             let n = u.unpack.unwrap_or_else(|| list_len(u).min(3));
             let items = (0..n)
@@ -287,6 +291,11 @@ pub fn legacy_method(base: &str, method: &str) -> Option<Value> {
     Some(Value::Function { returns: Box::new(Value::Expr { code: code.into(), imports: vec![] }), is_async: false })
 }
 
+/// Passed where a command's argument vector goes (`subprocess.run(cmd)`).
+fn is_command(u: &Usage) -> bool {
+    u.passed_to.iter().any(|a| argument_kind(&a.callee, a.position, a.keyword.as_deref()) == Some("command"))
+}
+
 fn element_default(collection: &str) -> Value {
     match name_kind(&singular(collection)) {
         "str" => Value::Str("apple".into()),
@@ -399,6 +408,33 @@ mod tests {
         let c = Usage { compared: vec![(">".into(), Literal::Int(10))], ..Default::default() };
         assert_eq!(candidates("n", &c)[0], Value::Int(11));
         assert_eq!(*candidates("n", &c).last().unwrap(), Value::Anything);
+    }
+
+    #[test]
+    fn a_collection_used_whole_as_a_number_is_an_array() {
+        // `for x in data: ...` and `data > 2`: a list has no element-wise `>`.
+        let u = Usage { iterated: true, compared: vec![(">".into(), Literal::Int(2))], ..Default::default() };
+        assert_eq!(rank_kinds("data", &u)[0], "ndarray");
+        let masked = Usage { operators: ["<".to_string()].into(), subscripts: vec![(Key::Expr("mask".into()), Usage::default())], ..Default::default() };
+        assert_eq!(rank_kinds("data", &masked)[0], "ndarray");
+        // Concatenation and repetition are list operators: still a list.
+        let joined = Usage { iterated: true, arithmetic: vec![("+".into(), Literal::Other("[1]".into()))], ..Default::default() };
+        assert_eq!(rank_kinds("items", &joined)[0], "list");
+        // A number alone is still a number.
+        assert_eq!(rank_kinds("n", &Usage { compared: vec![(">".into(), Literal::Int(2))], ..Default::default() })[0], "int");
+    }
+
+    #[test]
+    fn a_command_is_an_argument_vector_of_strings_and_its_cwd_a_directory() {
+        let argv = Usage { passed_to: vec![ArgUse { callee: "subprocess.run".into(), position: Some(0), keyword: None }], ..Default::default() };
+        assert_eq!(value_of_kind("list", "cmd", &argv).expr(), "['echo', 'hello']");
+        let cwd = Usage { passed_to: vec![ArgUse { callee: "subprocess.run".into(), position: None, keyword: Some("cwd".into()) }], ..Default::default() };
+        assert_eq!(value_of_kind("str", "cwd", &cwd), Value::Str(".".into()));
+    }
+
+    #[test]
+    fn an_iterator_is_built_over_a_list() {
+        assert_eq!(value_of_kind("iterator", "rows", &Usage::default()).expr(), "iter([1, 2, 3])");
     }
 }
 

@@ -172,7 +172,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     for arg in &u.passed_to {
         if let Some(k) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             let k = match k {
-                "path" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" => "str",
+                "path" | "dir" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" => "str",
                 "number-list" | "iterable" | "command" | "records" => "list",
                 // `len` fits strings, lists and dicts alike: `u.len` scores it.
                 "sized" => continue,
@@ -196,6 +196,12 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
             add(&mut scores, hint, 3);
         }
     }
+    if is_elementwise(u) {
+        // Used whole as a number and as a collection: only an array does both,
+        // whatever the name suggests.
+        let top = scores.iter().map(|(_, s)| *s).max().unwrap_or(0);
+        add(&mut scores, "ndarray", top + 2);
+    }
     scores.sort_by(|a, b| b.1.cmp(&a.1));
     scores.into_iter().filter(|(_, s)| *s > 0).map(|(k, _)| k).collect::<Vec<_>>().into_iter().chain(
         // Always have something to build.
@@ -208,10 +214,26 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     })
 }
 
+/// Whether a value is used whole with number operators a list does not
+/// have (`xs ** 2`, `data > 2`, `a - b`; a list takes only `+ list` and
+/// `* int`) and also as a collection (iterated, indexed, sized): NumPy's
+/// element-wise semantics.
+fn is_elementwise(u: &Usage) -> bool {
+    const NUMERIC: &[&str] = &["-", "/", "//", "**", "<", ">", "<=", ">=", "@"];
+    let number = |l: &Literal| matches!(l, Literal::Int(_) | Literal::Float(_));
+    let numeric = u.arithmetic.iter().chain(&u.compared).any(|(op, l)| NUMERIC.contains(&op.as_str()) && number(l))
+        || u.operators.iter().any(|op| NUMERIC.contains(&op.as_str()));
+    let collection = u.iterated
+        || u.element.is_some()
+        || u.len
+        || u.subscripts.iter().any(|(k, _)| matches!(k, Key::Int(_) | Key::Slice | Key::Expr(_)));
+    numeric && collection && u.attrs.keys().all(|a| kind_attrs("ndarray").is_some_and(|n| n.contains(a)))
+}
+
 pub(super) fn static_kind(k: &str) -> &'static str {
     const ALL: &[&str] = &[
         "str", "bytes", "list", "dict", "set", "int", "float", "datetime", "date", "file", "ndarray",
-        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception", "fraction",
+        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception", "fraction", "iterator",
     ];
     ALL.iter().find(|a| **a == k).copied().unwrap_or("object")
 }

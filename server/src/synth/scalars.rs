@@ -15,11 +15,15 @@ pub(super) fn string_for(name: &str, u: &Usage) -> String {
     for arg in &u.passed_to {
         match argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             Some("path") => return format!("{}.txt", ident_base(name, "data")),
+            // A directory that exists wherever the program runs: its own.
+            Some("dir") => return ".".into(),
             Some("url") => return "https://example.com/api/items".into(),
             Some("html") => return "<html><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>".into(),
             Some("json-str") => return "{\"name\": \"Ada\", \"id\": 1}".into(),
             Some("date-str") => return "2024-01-15".into(),
             Some("command-str") => return "echo hello".into(),
+            // A program run without a shell: its name alone.
+            Some("command") => return "echo".into(),
             // An attribute name: a prefix can give the object that member.
             Some("attr-name") => return "name".into(),
             Some("agg-name") => return "sum".into(),

@@ -72,7 +72,7 @@ pub fn library_value(class: &str) -> Option<Value> {
     table.iter().find(|(c, _)| *c == class).map(|(_, v)| v.clone())
 }
 
-const KINDS: &[&str] = &["str", "bytes", "int", "float", "bool", "list", "tuple", "dict", "set", "function", "datetime", "date", "ndarray", "dataframe", "series"];
+const KINDS: &[&str] = &["str", "bytes", "int", "float", "bool", "list", "tuple", "dict", "set", "function", "datetime", "date", "ndarray", "dataframe", "series", "iterator"];
 
 fn wanted(name: &str) -> Option<Wanted> {
     if let Some(v) = library_value(name) {
@@ -157,6 +157,16 @@ mod tests {
         assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("int"), vec!["str".to_string()]));
         let w = read("unsupported operand type(s) for +=: 'list' and 'NoneType'").unwrap();
         assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("NoneType"), vec!["list".to_string()]));
+        let w = read("'>' not supported between instances of 'list' and 'int'").unwrap();
+        assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("list"), vec!["ndarray".to_string(), "int".to_string()]));
+        let w = read("unsupported operand type(s) for ** or pow(): 'list' and 'int'").unwrap();
+        assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("list"), vec!["ndarray".to_string()]));
+        let w = read("inet_aton() argument 1 must be str, not int").unwrap();
+        assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("int"), vec!["str".to_string()]));
+        let w = read("'list' object is not an iterator").unwrap();
+        assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("list"), vec!["iterator".to_string()]));
+        let w = read("expected str, bytes or os.PathLike object, not int").unwrap();
+        assert!(w.items, "the ints may be the items of an argument vector");
         let w = read("expected string or bytes-like object, got '_Anything'").unwrap();
         assert_eq!(w.bad.as_deref(), Some("_Anything"));
     }
