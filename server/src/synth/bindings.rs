@@ -5,6 +5,7 @@
 
 use super::infer;
 use super::knowledge::well_known_import;
+use super::stdlib_index;
 use super::library_names::library_imports;
 use super::library_types;
 use super::prefix::{Binding, Candidate};
@@ -88,6 +89,9 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
             c.push(Candidate::Import(format!("import {}", f.name)));
         } else if let Some(stmt) = conventional_import(&f.name).or_else(|| well_known_import(&f.name)) {
             c.push(Candidate::Import(stmt.to_string()));
+        } else if let Some(stmt) = stdlib_index::import_for(&f.name, &f.usage).filter(|_| stdlib_index::is_distinctive(&f.name)) {
+            // A name only one standard-library module has, used as what it is.
+            c.push(Candidate::Import(stmt));
         } else if !f.usage.attrs.is_empty() && f.usage.calls.is_empty() && crate::knowledge::distribution_for(&f.name).is_some_and(|_| f.name.chars().all(|c| c.is_ascii_lowercase() || c == '_')) {
             // A known library's module name used with attributes (`sklearn.utils`).
             let sub = f.usage.attrs.iter().find(|(a, u)| !u.attrs.is_empty() && u.calls.is_empty() && crate::knowledge::distribution_for(&format!("{}.{a}", f.name)).is_some()).map(|(a, _)| a.clone());
@@ -105,6 +109,12 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
             .filter(|v| real.is_none() || !super::stand_in::is_stand_in(ctx, &f.name, &f.usage, v, false))
             .map(Candidate::Value),
     );
+    // A lowercase function name (`tee`, `parse`) is as often the fragment's
+    // own helper: the import comes after the inferred values, before the catch-all.
+    if let Some(stmt) = stdlib_index::import_for(&f.name, &f.usage).filter(|_| allow_import && !stdlib_index::is_distinctive(&f.name)) {
+        let at = c.iter().position(|x| matches!(x, Candidate::Value(v) if v.is_stub())).unwrap_or(c.len());
+        c.insert(at, Candidate::Import(stmt));
+    }
     Binding::new(f.name.clone(), c)
 }
 

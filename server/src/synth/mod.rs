@@ -34,6 +34,7 @@ pub mod rules;
 pub mod search;
 pub mod session;
 mod slice;
+mod stdlib_index;
 pub mod stand_in;
 mod string_shapes;
 mod web_routes;

@@ -1,0 +1,115 @@
+//! Names exactly one standard-library module exports, introspected from the
+//! interpreter by `scripts/gen-stdlib-index` (`data/stdlib_index.txt`), and
+//! whether a fragment's bare use of one fits what it is. Pure.
+//!
+//! Snippets use `tee(it)`, `rmtree(path)`, `EACCES` and `ZipFile(...)`
+//! with their import line cut off. Where only one module has the name, its
+//! import is the real thing; the fragment's use must still fit the object's
+//! kind and signature, because a lowercase name (`mode`, `node`) is as
+//! often the fragment's own helper.
+
+use super::knowledge::lines;
+use crate::analysis::Usage;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Class,
+    Function,
+    Constant,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Export {
+    module: &'static str,
+    kind: Kind,
+    /// Positional arguments a call may pass: at least, at most (`None`: any).
+    arity: Option<(usize, Option<usize>)>,
+}
+
+fn index() -> &'static HashMap<&'static str, Export> {
+    static I: OnceLock<HashMap<&'static str, Export>> = OnceLock::new();
+    I.get_or_init(|| {
+        lines(include_str!("data/stdlib_index.txt"))
+            .filter_map(|l| {
+                let mut w = l.split_whitespace();
+                let (name, module) = (w.next()?, w.next()?);
+                let kind = match w.next()? {
+                    "c" => Kind::Class,
+                    "f" => Kind::Function,
+                    "k" => Kind::Constant,
+                    _ => return None,
+                };
+                let arity = match (w.next(), w.next()) {
+                    (Some(lo), Some(hi)) => Some((lo.parse().ok()?, if hi == "*" { None } else { Some(hi.parse().ok()?) })),
+                    _ => None,
+                };
+                Some((name, Export { module, kind, arity }))
+            })
+            .collect()
+    })
+}
+
+/// The import of a bare name only one standard-library module exports,
+/// when the fragment uses it as what it is: a class called (or raised,
+/// subclassed, used through its members) with a capitalised name; a
+/// function called with argument counts its signature takes; a constant
+/// named like one (`EACCES`, never `e` or `A`).
+pub fn import_for(name: &str, usage: &Usage) -> Option<String> {
+    let e = index().get(name)?;
+    let calls_fit = || {
+        !usage.calls.is_empty()
+            && usage.calls.iter().all(|c| match e.arity {
+                _ if c.star_args => true,
+                Some((lo, hi)) => c.positional >= lo.saturating_sub(c.keywords.len()) && hi.is_none_or(|hi| c.positional <= hi),
+                None => true,
+            })
+    };
+    let fits = match e.kind {
+        Kind::Class => name.starts_with(char::is_uppercase) && (calls_fit() || usage.raised || (!usage.attrs.is_empty() && usage.calls.is_empty())),
+        Kind::Function => calls_fit() && usage.attrs.is_empty(),
+        Kind::Constant => {
+            name.len() >= 3 && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') && usage.calls.is_empty()
+        }
+    };
+    fits.then(|| format!("from {} import {name}", e.module))
+}
+
+/// Whether the name tells by itself that it is not the fragment's own: a
+/// class (`ZipFile`) or a constant (`EACCES`), never a lowercase function.
+pub fn is_distinctive(name: &str) -> bool {
+    name.starts_with(char::is_uppercase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::CallShape;
+
+    fn called(positional: usize) -> Usage {
+        Usage { calls: vec![CallShape { positional, keywords: vec![], star_args: false }], ..Default::default() }
+    }
+
+    #[test]
+    fn a_name_one_module_exports_is_imported_when_used_as_it_is() {
+        assert_eq!(import_for("tee", &called(1)).as_deref(), Some("from itertools import tee"));
+        assert_eq!(import_for("rmtree", &called(1)).as_deref(), Some("from shutil import rmtree"));
+        assert_eq!(import_for("EACCES", &Usage::default()).as_deref(), Some("from errno import EACCES"));
+        assert_eq!(import_for("ZipFile", &called(2)).as_deref(), Some("from zipfile import ZipFile"));
+    }
+
+    #[test]
+    fn a_use_that_does_not_fit_the_object_is_left_to_the_other_rules() {
+        // `tee` takes one or two positional arguments, not four.
+        assert_eq!(import_for("tee", &called(4)), None);
+        // Not called: a value of the fragment's own.
+        assert_eq!(import_for("rmtree", &Usage::default()), None);
+        // One-letter constants (`re.A`) are as likely the fragment's own.
+        assert_eq!(import_for("A", &Usage::default()), None);
+        // Names two modules export differently (`os.path.join`, `shlex.join`).
+        assert_eq!(import_for("join", &called(2)), None);
+        // Builtins are never in the index.
+        assert_eq!(import_for("open", &called(1)), None);
+    }
+}
