@@ -178,7 +178,38 @@ fn function(
         decorators,
         end_line: end_line(def),
         is_generator: def.child_by_field_name("body").is_some_and(yields),
+        returns_function: returned_def(def, src, usage_of).map(Box::new),
     }
+}
+
+/// The function a body defines and returns by name (a decorator's
+/// `wrapper`, a factory's closure): `def f(): def g(): ...; return g`.
+fn returned_def(def: Node, src: &str, usage_of: &mut dyn FnMut(usize) -> Vec<Usage>) -> Option<FunctionDef> {
+    let body = def.child_by_field_name("body")?;
+    let stmts = statements_of(body);
+    let returned: Vec<&str> = returns_in(body)
+        .into_iter()
+        .filter_map(|r| named(r).next().filter(|v| v.kind() == "identifier").map(|v| text(v, src)))
+        .collect();
+    stmts.into_iter().find_map(|stmt| {
+        let d = definition_of(stmt);
+        let name = d.child_by_field_name("name").map_or("", |n| text(n, src));
+        (d.kind() == "function_definition" && returned.contains(&name)).then(|| function(d, decorators(stmt, src), src, false, usage_of))
+    })
+}
+
+/// The `return` statements of a body, not those of nested defs, classes or lambdas.
+fn returns_in(body: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "function_definition" | "class_definition" | "lambda" => continue,
+            "return_statement" => out.push(n),
+            _ => stack.extend(named(n)),
+        }
+    }
+    out
 }
 
 /// The last line a node covers (a node that ends at the start of a line

@@ -265,6 +265,9 @@ pub struct FunctionDef {
     pub end_line: u32,
     /// Its body yields (not counting nested defs, classes and lambdas).
     pub is_generator: bool,
+    /// The function its body defines and returns by name (a decorator's
+    /// wrapper, a factory's closure).
+    pub returns_function: Option<Box<FunctionDef>>,
 }
 
 /// An element looked for in HTML: its tag, class and id where given.

@@ -48,6 +48,16 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
         if f.is_generator {
             call = format!("list({call})");
         }
+        // A decorator or a closure factory returns a function it defines:
+        // the bodies run only when that is called too (`timer(func)()`).
+        let mut inner = f.returns_function.as_deref();
+        while let Some(g) = inner.filter(|g| !g.is_async) {
+            call = format!("{call}({})", driver_args(ctx, p, g, false));
+            if g.is_generator {
+                call = format!("list({call})");
+            }
+            inner = g.returns_function.as_deref();
+        }
         p.driver.insert(0, if f.is_async { format!("asyncio.run({call})") } else { call });
         if f.is_async && !p.driver.iter().any(|d| d == "import asyncio") {
             p.driver.insert(0, "import asyncio".into());
@@ -86,6 +96,29 @@ mod tests {
             -- driver --
             total(xs)
             list(pairs(n))
+        "#]]);
+    }
+
+    #[test]
+    fn a_decorator_is_applied_and_its_wrapper_called() {
+        let src = "def timer(func):\n    def wrapper(*args, **kwargs):\n        return func(*args, **kwargs)\n    return wrapper\n";
+        initial_after(&super::Driver, src, expect![[r#"
+            ## 1
+            def func(*args, **kwargs):
+                return None
+            -- driver --
+            timer(func)()
+        "#]]);
+        let factory = "def cached(path):\n    def decorator(func):\n        def wrapper():\n            return func()\n        return wrapper\n    return decorator\n";
+        initial_after(&super::Driver, factory, expect![[r#"
+            ## 1
+            path = 'data.txt'
+
+
+            def func(*args, **kwargs):
+                return None
+            -- driver --
+            cached(path)(func)()
         "#]]);
     }
 }
