@@ -27,7 +27,12 @@ impl Cli {
 
     /// `runnable fix --json` on `src` with this store.
     fn fix(&self, src: &str, extra: &[&str]) -> Value {
-        let path = self.work.path().join("fragment.py");
+        self.fix_file("fragment.py", src, extra)
+    }
+
+    /// The same, with the fragment in the file `name` of the work dir.
+    fn fix_file(&self, name: &str, src: &str, extra: &[&str]) -> Value {
+        let path = self.work.path().join(name);
         std::fs::write(&path, src).unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_runnable"))
             .arg("fix")
@@ -115,4 +120,31 @@ fn no_memory_reads_and_writes_nothing() {
     assert!(!cached(&j), "{j}");
     assert!(!cli.cache.path().join("memory").exists(), "no store is made");
     assert!(!has_store(cli.user.path()));
+}
+
+#[test]
+fn two_processes_writing_one_store_at_once_both_keep_their_results() {
+    // Two `runnable fix` processes on one store at the same time (WAL, a
+    // busy timeout, short transactions): both finish, and what each stored
+    // is there afterwards.
+    let cli = Cli::new();
+    let other = FRAGMENT.replace("> 2", "> 3");
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| cli.fix_file("a.py", FRAGMENT, &[]));
+        let b = s.spawn(|| cli.fix_file("b.py", &other, &[]));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    for j in [&a, &b] {
+        assert!(!cached(j), "{j}");
+        assert!(j["stats"]["executions"].as_u64().unwrap() > 0, "{j}");
+    }
+    let again_a = cli.fix_file("a.py", FRAGMENT, &[]);
+    let again_b = cli.fix_file("b.py", &other, &[]);
+    assert!(cached(&again_a) && cached(&again_b), "both results were stored");
+    assert_eq!(result(&again_a), result(&a));
+    assert_eq!(result(&again_b), result(&b));
+    let store = runnable::memory::store::Store::open(&cli.cache.path().join("memory")).unwrap();
+    assert!(store.moved_aside.is_none(), "the store stayed healthy");
+    assert_eq!(store.stats().unwrap().results, 2);
+    cli.assert_users_store_untouched();
 }

@@ -100,13 +100,23 @@ const baseSettings = {
   'window.commandCenter': false,
   'chat.commandCenter.enabled': false,
   'workbench.colorTheme': 'Default Dark Modern',
-  // A fresh environment cache: no package is installed, and the setting
-  // reaches the server (initializationOptions).
-  'runnable.cacheDir': cacheDir,
   // Approval has its own tests (tests/policy_lsp.rs); here runs just go.
   'runnable.runPolicy': 'always',
 };
 const writeSettings = (extra = {}) => fs.writeFileSync(userSettings, JSON.stringify({ ...baseSettings, ...extra }, null, 2));
+// A fresh environment cache: no package is installed, and the setting
+// reaches the server (initializationOptions, the server's pull). It is in the
+// workspace's settings: `runnable.cacheDir` is machine-overridable, and in a
+// remote window (code-server's) VS Code leaves such settings out of the
+// browser's User settings once it knows their scope; whether it knew before
+// the extension read them was a race (the cache dir went unused for a whole
+// session once in CI). Workspace settings apply to it always.
+const workspaceSettings = { 'runnable.cacheDir': cacheDir };
+const writeWorkspaceSettings = (extra = {}) => {
+  const dir = path.join(workspace, '.vscode');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify({ ...workspaceSettings, ...extra }, null, 2));
+};
 
 let server;
 let browser;
@@ -163,6 +173,7 @@ before(guarded(async () => {
   fs.copyFileSync(FILE_FIXTURE, path.join(workspace, 'reads_file.py'));
   fs.copyFileSync(QUICK_FIXTURE, path.join(workspace, 'quick_fixes.py'));
   writeSettings();
+  writeWorkspaceSettings();
   // VS Code takes the extension host's environment from a login shell, so the
   // binary goes on PATH the way a user's profile puts it there.
   const profile = `export PATH="${BIN_DIR}:${process.env.PATH}"\n`;
@@ -377,12 +388,11 @@ test('a fragment importing a missing package asks before installing; "Not now" i
 }));
 
 /** Set (value) or remove (undefined) runnable.server.path in the workspace's
- * .vscode/settings.json. (The setting is machine-overridable: in code-server
- * the browser's User settings do not apply to it, the workspace's do.) */
+ * .vscode/settings.json, beside the cache dir. (The setting is
+ * machine-overridable: in code-server the browser's User settings do not
+ * apply to it, the workspace's do.) */
 async function setServerPath(value) {
-  const dir = path.join(workspace, '.vscode');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(value === undefined ? {} : { 'runnable.server.path': value }, null, 2));
+  writeWorkspaceSettings(value === undefined ? {} : { 'runnable.server.path': value });
 }
 
 test('a wrong runnable.server.path is reported with the fix; setting it back restarts the server', { timeout: 90000 }, guarded(async () => {

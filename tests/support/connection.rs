@@ -29,6 +29,11 @@ pub trait Editor: Send + Sync + 'static {
     fn message(&self, msg: Value);
     fn request(&self, msg: Value) -> (Value, Vec<Value>);
     fn closed(&self);
+    /// How long to take before answering this server request (an editor
+    /// busy elsewhere); the connection goes on meanwhile.
+    fn delay(&self, _msg: &Value) -> Duration {
+        Duration::ZERO
+    }
 }
 
 /// The far end of the connection.
@@ -177,15 +182,19 @@ impl Connection {
                     Some(id) => {
                         // Answered (an edit applied) before it is recorded, so
                         // a test that sees the request sees its effect.
+                        let delay = editor.delay(&msg);
                         let (result, notes) = editor.request(msg.clone());
                         editor.message(msg);
                         let last = notes.into_iter().map(|n| outbox.push(as_request(n))).last();
-                        Some((id.clone(), result, last))
+                        Some((id.clone(), result, last, delay))
                     }
                 };
                 let taken = outbox.taken.clone();
                 async move {
-                    let Some((id, result, last)) = answer else { return Ok::<_, Infallible>(None) };
+                    let Some((id, result, last, delay)) = answer else { return Ok::<_, Infallible>(None) };
+                    if !delay.is_zero() {
+                        tokio::time::sleep(delay).await;
+                    }
                     if let Some(seq) = last {
                         // The notes are encoded before the answer.
                         let _ = taken.subscribe().wait_for(|n| *n >= seq).await;

@@ -46,6 +46,11 @@ struct Shared {
     apply_edits: bool,
     encoding: Option<Enc>,
     closed: bool,
+    /// The answer to `workspace/configuration` for the section `runnable`
+    /// (None: `null`, as a client that does not know it), and how long the
+    /// editor takes to give it.
+    configuration: Option<Value>,
+    configuration_delay: Duration,
 }
 
 /// The editor's side of the session: what the server sent and the documents.
@@ -69,6 +74,13 @@ impl Editor for Session {
         self.shared.lock().unwrap().closed = true;
         self.changed.notify_all();
     }
+
+    fn delay(&self, msg: &Value) -> Duration {
+        match msg["method"].as_str() {
+            Some("workspace/configuration") => self.shared.lock().unwrap().configuration_delay,
+            _ => Duration::ZERO,
+        }
+    }
 }
 
 pub struct Client {
@@ -90,6 +102,14 @@ impl Client {
         // environment is this process's; set once, before the first server.
         static MEMORY_OFF: Once = Once::new();
         MEMORY_OFF.call_once(|| std::env::set_var("RUNNABLE_MEMORY", "off"));
+        Self::with(root, Connection::in_process)
+    }
+
+    /// Serve the language server in process with memory as the settings
+    /// say (every other test runs it off): for tests of memory, which give
+    /// it a temporary `cacheDir` and must never reach the user's store.
+    pub fn start_with_memory(root: &Path) -> Client {
+        assert!(std::env::var_os("RUNNABLE_MEMORY").is_none(), "memory is forced off in this test process");
         Self::with(root, Connection::in_process)
     }
 
@@ -119,6 +139,15 @@ impl Client {
 
     pub fn set_message_answer(&self, answer: Option<&str>) {
         self.shared().message_answer = answer.map(str::to_string);
+    }
+
+    /// Answer `workspace/configuration` (section `runnable`) with `settings`
+    /// after `delay` (the client must announce the capability: see
+    /// `initialize_with`).
+    pub fn set_configuration(&self, settings: Option<Value>, delay: Duration) {
+        let mut s = self.shared();
+        s.configuration = settings;
+        s.configuration_delay = delay;
     }
 
     pub fn set_apply_edits(&self, apply: bool) {
@@ -288,6 +317,11 @@ fn answer_request(shared: &Mutex<Shared>, msg: &Value) -> (Value, Vec<Value>) {
             }
         }
         "window/showDocument" => json!({"success": true}),
+        "workspace/configuration" => {
+            let ours = shared.lock().unwrap().configuration.clone().unwrap_or(Value::Null);
+            let items = msg["params"]["items"].as_array().cloned().unwrap_or_default();
+            json!(items.iter().map(|i| if i["section"] == "runnable" { ours.clone() } else { Value::Null }).collect::<Vec<_>>())
+        }
         _ => Value::Null,
     };
     (result, Vec::new())

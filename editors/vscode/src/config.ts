@@ -2,6 +2,7 @@
 // `runnable.server.path`, which only the extension reads.
 
 import * as vscode from 'vscode';
+import type { Middleware } from 'vscode-languageclient/node';
 import { expandPath } from './lookup';
 import { SERVER_SETTINGS } from './protocol';
 import { ALLOW_UNTRUSTED_RUNS, withTrust } from './trust';
@@ -30,6 +31,22 @@ export function serverSettings(): Record<string, unknown> {
   }
   return withTrust(out, vscode.workspace.isTrusted, cfg.get<boolean>(ALLOW_UNTRUSTED_RUNS) === true);
 }
+
+/**
+ * The answer to the server's `workspace/configuration` pull: for our
+ * section, the same object as `initializationOptions` and
+ * `didChangeConfiguration` carry (dotted keys, paths expanded, the trust
+ * rule applied), read when the server asks, so a setting that changed while
+ * the server was starting is not missed; other sections as the client
+ * answers them.
+ */
+export const configurationMiddleware: Middleware['workspace'] = {
+  configuration: async (params, token, next) => {
+    const answers = await next(params, token);
+    if (!Array.isArray(answers)) return answers;
+    return params.items.map((item, i) => (item.section === SECTION ? serverSettings() : answers[i]));
+  },
+};
 
 export function serverPathSetting(): string | null {
   return vscode.workspace.getConfiguration(SECTION).get<string | null>('server.path') ?? null;

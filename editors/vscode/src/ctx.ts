@@ -9,7 +9,7 @@ import {
   ServerOptions,
   State,
 } from 'vscode-languageclient/node';
-import { SECTION, serverPathSetting, serverSettings, workspaceFolderPaths } from './config';
+import { SECTION, configurationMiddleware, serverPathSetting, serverSettings, workspaceFolderPaths } from './config';
 import { findServer } from './lookup';
 import { handleServerProgress } from './progress';
 import { RUN_FINISHED, RunFinished } from './protocol';
@@ -112,6 +112,8 @@ export class Ctx implements vscode.Disposable {
       return;
     }
     this.log.info(`starting ${found.path} lsp`);
+    const initial = serverSettings();
+    this.log.info(`settings: ${JSON.stringify(initial)}`);
 
     const serverOptions: ServerOptions = {
       command: found.path,
@@ -124,7 +126,9 @@ export class Ctx implements vscode.Disposable {
         { scheme: 'untitled', language: 'python' },
         { scheme: 'file', language: 'markdown' },
       ],
-      initializationOptions: serverSettings(),
+      initializationOptions: initial,
+      // The server pulls the settings after `initialized` and its runs wait for them.
+      middleware: { workspace: configurationMiddleware },
       outputChannel: this.log,
       traceOutputChannel: this.log,
     };

@@ -1,6 +1,8 @@
-//! Settings (docs/protocol.md "Settings"): from `initializationOptions` and
-//! `workspace/didChangeConfiguration` (`settings.runnable`). Each message
-//! carries the whole object; absent keys take their defaults.
+//! Settings (docs/protocol.md "Settings"): from `initializationOptions`,
+//! `workspace/didChangeConfiguration` (`settings.runnable`) and, from a
+//! client that answers it, `workspace/configuration` (section `runnable`,
+//! pulled after `initialized`). Each message carries the whole object;
+//! absent keys take their defaults.
 
 use crate::knowledge::{is_valid_distribution_name, normalize_distribution};
 use serde_json::Value;
@@ -30,6 +32,10 @@ pub const SETTINGS_KEYS: &[&str] = &[
     "llm.maxCalls",
     "memory.enabled",
 ];
+
+/// The configuration section of our settings (`settings.runnable`, and the
+/// section a `workspace/configuration` pull asks for).
+pub const SECTION: &str = "runnable";
 
 /// The commands of `workspace/executeCommand`.
 pub const CMD_MAKE_RUNNABLE: &str = "runnable.makeRunnable";
@@ -196,7 +202,7 @@ impl Settings {
     /// any of our keys. None when it holds nothing of ours (clients that
     /// send `null` or only other sections): the current settings stay.
     pub fn from_change(settings: &Value) -> Option<(Settings, Vec<String>)> {
-        match settings.get("runnable") {
+        match settings.get(SECTION) {
             Some(inner) if inner.is_object() => Some(Settings::from_json(inner)),
             _ => {
                 let obj = settings.as_object()?;
@@ -204,6 +210,13 @@ impl Settings {
                 ours.then(|| Settings::from_json(settings))
             }
         }
+    }
+
+    /// The answer to a `workspace/configuration` pull of [`SECTION`]: the
+    /// settings object itself. None when it is `null` (a client that does
+    /// not know the section): the current settings stay.
+    pub fn from_pulled(answer: &Value) -> Option<(Settings, Vec<String>)> {
+        (!answer.is_null()).then(|| Settings::from_json(answer))
     }
 
     /// The model stages' configuration, when `llm.enabled` and an endpoint
@@ -362,6 +375,10 @@ mod tests {
         let (s, _) = Settings::from_change(&json!({"hints": {"values": false}})).unwrap();
         assert!(!s.hints_values);
         assert!(Settings::from_change(&Value::Null).is_none());
+        // A pull's answer is the section's object; null keeps the current settings.
+        let (s, w) = Settings::from_pulled(&json!({"cacheDir": "/tmp/c", "memory.enabled": false})).unwrap();
+        assert!(w.is_empty() && s.cache_dir == Some(PathBuf::from("/tmp/c")) && !s.memory_enabled);
+        assert!(Settings::from_pulled(&Value::Null).is_none());
         assert!(Settings::from_change(&json!({"python": {"analysis": {}}})).is_none());
     }
 

@@ -638,8 +638,10 @@ pub fn run_finished(uri: &Uri, version: i32, status: &str, report: Option<&FixRe
     let denied = report.map(|r| r.denied.clone()).unwrap_or_default();
     // Whether this run's programs could reach the network (allowed for this run, or no sandbox to stop them).
     let network = report.and_then(|r| r.containment.as_ref()).is_some_and(|c| c.network);
+    // The result is the results cache's (`memory`): nothing ran this time.
+    let cached = report.and_then(|r| r.memory.as_ref()).is_some_and(|m| m.cached);
     let mut v = json!({ "uri": uri, "version": version, "status": status, "covered": covered, "executable": executable, "ratio": ratio,
-        "denied": denied, "network": network });
+        "denied": denied, "network": network, "cached": cached });
     if let Some(e) = error {
         v["error"] = json!(e);
     }

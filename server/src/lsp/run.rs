@@ -316,6 +316,9 @@ fn cached(report: &FixReport) -> bool {
 
 /// The whole run; returns its final status.
 async fn run_task(state: Arc<State>, snap: Snapshot, fragment: Fragment, handle: RunHandle, token: Option<ProgressToken>) -> String {
+    // The client's settings first (pulled after `initialized`): a run never
+    // goes ahead on the defaults its settings are about to replace.
+    state.settings_ready().await;
     if let Some((status, error)) = approve(&state, &snap, fragment, &handle).await {
         state.client.send_notification::<RunFinished>(convert::run_finished(&snap.uri, snap.version, &status, None, error)).await;
         return status;

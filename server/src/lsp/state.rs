@@ -14,7 +14,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use tokio::sync::Notify;
+use std::time::Duration;
+use tokio::sync::{watch, Notify};
 use tower_lsp_server::lsp_types::{NumberOrString, Uri};
 use tower_lsp_server::Client;
 
@@ -39,6 +40,9 @@ pub struct ClientCaps {
     pub code_action_resolve: bool,
     /// `workspace.codeLens.refreshSupport`.
     pub code_lens_refresh: bool,
+    /// `workspace.configuration`: the client answers `workspace/configuration`,
+    /// so its settings are pulled after `initialized` (and runs wait for them).
+    pub configuration: bool,
 }
 
 /// A run's cancellation: a flag the engine polls (`Progress::cancelled`)
@@ -193,8 +197,18 @@ pub struct State {
     /// Per-statement analyses of each open document (see `chunks`).
     pub analyses: Mutex<HashMap<Uri, super::chunks::Cache>>,
     pub shutting_down: AtomicBool,
+    /// Whether the client's settings are in. False from `initialize` until
+    /// the `workspace/configuration` pull after `initialized` has its
+    /// answer (always true for a client that cannot be asked): a run waits
+    /// for it, so it never goes ahead on settings about to be replaced (the
+    /// first run with the default cache dir).
+    settings_in: watch::Sender<bool>,
     counter: AtomicU64,
 }
+
+/// How long a run waits for the client's settings at most (a client that
+/// never answers the pull does not hold runs for longer).
+pub const SETTINGS_WAIT: Duration = Duration::from_secs(10);
 
 impl State {
     pub fn new(client: Client) -> State {
@@ -215,6 +229,7 @@ impl State {
             env_status: Mutex::default(),
             analyses: Mutex::default(),
             shutting_down: AtomicBool::new(false),
+            settings_in: watch::channel(true).0,
             counter: AtomicU64::new(1),
         }
     }
@@ -225,6 +240,24 @@ impl State {
 
     pub fn settings(&self) -> Settings {
         lock(&self.settings).clone()
+    }
+
+    /// The client is being asked for its settings: runs wait until
+    /// [`State::settings_arrived`].
+    pub fn settings_pending(&self) {
+        self.settings_in.send_replace(false);
+    }
+
+    pub fn settings_arrived(&self) {
+        self.settings_in.send_replace(true);
+    }
+
+    /// Resolves once the client's settings are in, or after [`SETTINGS_WAIT`].
+    pub async fn settings_ready(&self) {
+        let mut arrived = self.settings_in.subscribe();
+        if tokio::time::timeout(SETTINGS_WAIT, arrived.wait_for(|in_| *in_)).await.is_err() {
+            tracing::warn!("the client's settings did not arrive within {SETTINGS_WAIT:?}; going on with the current ones");
+        }
     }
 
     pub fn caps(&self) -> ClientCaps {

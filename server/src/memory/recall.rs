@@ -3,19 +3,29 @@
 //! signature run before. Pure (the templates are looked up before the
 //! search starts).
 //!
-//! The hook: in the first prefix, each value binding gets the remembered
-//! templates inserted after the rules' own first guess and before the
-//! catch-all placeholder. When a run fails, the first refinements proposed
-//! are the failing prefix with a remembered template chosen for a name the
-//! failing line reads (then the rules' own refinements, which end in the
-//! catch-all): so the order tried is the rules' first guess, what worked
-//! before, the rules' next ideas. Variants are the rules' own.
+//! The hook: in the first prefix, each value binding gets its remembered
+//! templates among its candidates. A run is the price of trying one, so
+//! where a template goes follows its record on that usage signature:
+//! - one that only ever worked there (`clean`: uses, no failure) is the
+//!   name's first candidate: the first run tries it, and when it is the
+//!   whole answer the runs the rules would spend reaching it are saved;
+//! - one that also failed there (still more uses than failures: worse ones
+//!   are never offered) goes after the rules' first guess and before the
+//!   catch-all, where the rules' own `next-candidate` reaches it when the
+//!   first guess fails on a line that reads the name; it does not jump
+//!   ahead of the rules' targeted refinements (a missing key, an attribute),
+//!   which usually fix a failure in one run.
+//! When the first run (with leading templates) does not run everything, the
+//! rules' own first prefix is the first refinement: one run is the most a
+//! wrong template costs before the search is back on the rules' path.
+//! Otherwise refinements and variants are the rules' own: a remembered value is never
+//! part of the evolution's vocabulary (`alternatives` reads a binding's
+//! other candidates), so it costs no variant run. A template that duplicates
+//! a candidate the rules already have is not offered at all.
 
 use super::signature::signature_in;
 use super::stored_value::decode;
 use super::store::Template;
-use crate::exec::RunStatus;
-use crate::synth::lexical::identifiers;
 use crate::synth::library_names::{faked_library_name, library_imports};
 use crate::synth::prefix::{module_of_import, Candidate, Prefix};
 use crate::synth::session::{Attempt, Context};
@@ -34,6 +44,8 @@ pub struct Offer {
     /// As the store keeps it (`stored_value`).
     pub code: String,
     pub imports: Vec<String>,
+    /// It worked for this signature every time it was used, and never failed.
+    pub clean: bool,
     value: Value,
 }
 
@@ -68,7 +80,7 @@ pub fn offers(ctx: &Context, first: &Prefix, lookup: &mut dyn FnMut(&str) -> Vec
         for t in lookup(&sig).into_iter().take(PER_NAME) {
             let imports_ok = t.imports.iter().all(|i| plain_import(i) && module_of_import(i).is_some_and(|m| ctx.stdlib.contains(top(&m)) || available.contains(top(&m))));
             let Some(value) = decode(&t.code, &t.imports) else { continue };
-            let offer = Offer { name: b.name.clone(), signature: sig.clone(), code: t.code, imports: t.imports, value };
+            let offer = Offer { name: b.name.clone(), signature: sig.clone(), code: t.code, imports: t.imports, clean: t.uses > 0 && t.failures == 0, value };
             if imports_ok && !spelled_by(&b.candidates, &offer.value) && !out.iter().any(|o: &Offer| o.name == offer.name && o.code == offer.code) {
                 out.push(offer);
             }
@@ -113,17 +125,26 @@ impl Proposer for Remembering<'_> {
     fn initial(&self, ctx: &Context) -> Prefix {
         let mut p = self.rules.initial(ctx);
         let plain = p.clone();
+        // Each name's first clean offer leads; the rest follow the rules' first guess.
+        let mut leading: BTreeSet<&str> = BTreeSet::new();
         for offer in &self.offers {
             let Some(b) = p.binding_mut(&offer.name) else { continue };
             if b.import_only() || spelled_by(&b.candidates, &offer.value) {
                 continue;
             }
-            // After the rules' first guess, before the catch-all.
+            let candidate = Candidate::Value(offer.value());
+            if offer.clean && leading.insert(offer.name.as_str()) {
+                b.candidates.insert(0, candidate);
+                b.choice = 0;
+                continue;
+            }
+            // After the rules' first guess (and a leading offer), before the catch-all.
             let catch_all = b.candidates.iter().position(|c| matches!(c, Candidate::Value(Value::Anything))).unwrap_or(b.candidates.len());
             // Later offers of the same name go after earlier ones.
             let earlier = |c: &Candidate| self.offers.iter().any(|o| o.name == offer.name && *c == Candidate::Value(o.value()));
-            let at = (catch_all.min(1)..catch_all).find(|&i| !earlier(&b.candidates[i])).unwrap_or(catch_all);
-            b.candidates.insert(at, Candidate::Value(offer.value()));
+            let first_guess = if leading.contains(offer.name.as_str()) { 2 } else { 1 };
+            let at = (catch_all.min(first_guess)..catch_all).find(|&i| !earlier(&b.candidates[i])).unwrap_or(catch_all);
+            b.candidates.insert(at, candidate);
             if at > 0 && at <= b.choice {
                 b.choice += 1;
             }
@@ -136,44 +157,45 @@ impl Proposer for Remembering<'_> {
     }
 
     fn refine(&self, ctx: &Context, attempt: &Attempt) -> Vec<Prefix> {
-        let mut out = self.remembered_refinements(ctx, attempt);
+        let mut out: Vec<Prefix> = self.fallback(ctx, attempt).into_iter().collect();
         out.extend(self.rules.refine(ctx, attempt));
         out
     }
 
     fn variants(&self, ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix> {
-        self.rules.variants(ctx, best, uncovered)
+        let mut out = self.rules.variants(ctx, best, uncovered);
+        out.retain(|p| !self.brings_offer(&best.prefix, p));
+        out
     }
 }
 
 impl Remembering<'_> {
-    /// The failing prefix with a remembered template chosen instead, for
-    /// each offered name the failing fragment line reads (every offered
-    /// name when the failure has no fragment line).
-    fn remembered_refinements(&self, ctx: &Context, attempt: &Attempt) -> Vec<Prefix> {
-        if self.offers.is_empty() || attempt.outcome.status == RunStatus::Completed && attempt.outcome.caught.is_none() {
-            return Vec::new();
+    /// The first run, with leading templates, did not run everything: the
+    /// rules' own first prefix is tried next (once, before any refinement),
+    /// so a template that does not fit this fragment costs that one run and
+    /// the search goes on from wherever got further, never stuck refining
+    /// a remembered value that was the wrong start. (The first prefix is
+    /// recomputed: it is a pure function of the fragment.)
+    fn fallback(&self, ctx: &Context, attempt: &Attempt) -> Option<Prefix> {
+        if !self.offers.iter().any(|o| o.clean) || attempt.completed() && attempt.coverage.is_full() {
+            return None;
         }
-        let failing = attempt.outcome.exception.as_ref().or(attempt.outcome.caught.as_ref());
-        let line = failing.and_then(|e| e.line).and_then(|l| attempt.program.fragment_line(l));
-        let read: Option<Vec<String>> = line.map(|l| identifiers(ctx.line_text(l)));
-        let mut out = Vec::new();
-        for offer in &self.offers {
-            if read.as_ref().is_some_and(|names| !names.contains(&offer.name)) {
-                continue;
-            }
-            let mut p = attempt.prefix.clone();
-            let Some(b) = p.binding_mut(&offer.name) else { continue };
-            let candidate = Candidate::Value(offer.value());
-            let Some(i) = b.candidates.iter().position(|c| *c == candidate) else { continue };
-            if b.choice == i {
-                continue;
-            }
-            b.choice = i;
-            if faked_library_name(ctx, &p).is_none() {
-                out.push(p);
-            }
+        let first = self.initial(ctx);
+        if attempt.prefix.render() != first.render() || attempt.prefix.suffix() != first.suffix() {
+            return None;
         }
-        out
+        let plain = self.rules.initial(ctx);
+        (plain.render() != first.render()).then_some(plain)
+    }
+
+    /// Whether `variant` gives a name an offered template that `best` does
+    /// not use: a remembered value taken up as one of the binding's "other
+    /// values", not a variant the rules made.
+    fn brings_offer(&self, best: &Prefix, variant: &Prefix) -> bool {
+        self.offers.iter().any(|o| {
+            let value = Candidate::Value(o.value());
+            let has = |p: &Prefix| p.binding(&o.name).is_some_and(|b| *b.current() == value);
+            has(variant) && !has(best)
+        })
     }
 }

@@ -224,26 +224,126 @@ fn ctx_for<'a>(src: &'a str, analysis: &'a crate::analysis::Analysis, stdlib: &'
     Context { fragment: src, analysis, stdlib }
 }
 
+fn remembered(sig: &str, code: &str, uses: i64, failures: i64) -> store::Template {
+    store::Template { signature: sig.into(), code: code.into(), imports: vec![], uses, failures, last_used: 1 }
+}
+
 #[test]
-fn remembered_templates_come_after_the_first_guess_and_before_the_catch_all() {
+fn a_clean_template_leads_and_one_that_also_failed_follows_the_first_guess() {
     let src = "for r in people:\n    print(r['name'].upper(), r['age'] + 5)\n";
     let analysis = analyze(src);
     let stdlib: BTreeSet<String> = ["json".to_string()].into();
     let ctx = ctx_for(src, &analysis, &stdlib);
     let first = Deterministic.initial(&ctx);
     let sig = signature::signature_in(&ctx, &ctx.usage_of("people")).unwrap();
-    let remembered = "[{'name': 'Bo', 'age': 3}]";
-    let mut lookup = |s: &str| if s == sig { vec![store::Template { signature: sig.clone(), code: remembered.into(), imports: vec![], uses: 3, failures: 0, last_used: 1 }] } else { vec![] };
+    let rules = first.binding("people").unwrap();
+    let catch_all_of = |b: &crate::synth::prefix::Binding| b.candidates.iter().position(|c| *c == Candidate::Value(Value::Anything)).unwrap();
+    let expr = |code: &str| Candidate::Value(Value::Expr { code: code.into(), imports: vec![] });
+    let (clean, mixed) = ("[{'name': 'Bo', 'age': 3}]", "[{'name': 'Al', 'age': 4}]");
+
+    // Only ever worked for this signature: the first run tries it.
+    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, clean, 3, 0)] } else { vec![] };
     let offers = recall::offers(&ctx, &first, &mut lookup);
-    assert_eq!(offers.len(), 1);
+    assert!(offers.len() == 1 && offers[0].clean);
     let p = recall::Remembering { rules: &Deterministic, offers }.initial(&ctx);
     let b = p.binding("people").unwrap();
-    let rules = first.binding("people").unwrap();
-    assert_eq!(b.candidates[0], rules.candidates[0], "the rules' first guess stays first");
-    assert_eq!(b.candidates[1], Candidate::Value(Value::Expr { code: remembered.into(), imports: vec![] }));
-    let catch_all = b.candidates.iter().position(|c| *c == Candidate::Value(Value::Anything)).unwrap();
-    assert!(catch_all > 1);
+    assert_eq!((b.candidates[0].clone(), b.choice), (expr(clean), 0), "a clean template leads");
+    assert_eq!(b.candidates[1], rules.candidates[0], "the rules' first guess is next");
+    assert!(catch_all_of(b) > 1);
+
+    // Also failed (fewer times than it worked): after the rules' first guess, before the catch-all.
+    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, mixed, 3, 1)] } else { vec![] };
+    let offers = recall::offers(&ctx, &first, &mut lookup);
+    assert!(offers.len() == 1 && !offers[0].clean);
+    let p = recall::Remembering { rules: &Deterministic, offers }.initial(&ctx);
+    let b = p.binding("people").unwrap();
+    assert_eq!((b.candidates[0].clone(), b.choice), (rules.candidates[0].clone(), 0), "the rules' first guess stays first");
+    assert_eq!(b.candidates[1], expr(mixed));
+    assert!(catch_all_of(b) > 1);
+
+    // Both: the clean one leads, the other follows the first guess.
+    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, clean, 3, 0), remembered(&sig, mixed, 3, 1)] } else { vec![] };
+    let offers = recall::offers(&ctx, &first, &mut lookup);
+    let p = recall::Remembering { rules: &Deterministic, offers }.initial(&ctx);
+    let b = p.binding("people").unwrap();
+    assert_eq!(b.candidates[..3], [expr(clean), rules.candidates[0].clone(), expr(mixed)]);
     assert_eq!(b.choice, 0);
+}
+
+#[test]
+fn a_template_the_rules_already_propose_is_not_offered() {
+    let src = "for r in people:\n    print(r['name'].upper(), r['age'] + 5)\n";
+    let analysis = analyze(src);
+    let stdlib = BTreeSet::new();
+    let ctx = ctx_for(src, &analysis, &stdlib);
+    let first = Deterministic.initial(&ctx);
+    let Some(Candidate::Value(guess)) = first.binding("people").map(|b| b.candidates[0].clone()) else { panic!("people has a value") };
+    let code = guess.expr();
+    let mut lookup = |s: &str| vec![remembered(s, &code, 5, 0)];
+    assert!(recall::offers(&ctx, &first, &mut lookup).is_empty(), "{code} is the rules' own first guess");
+}
+
+#[test]
+fn refinements_are_the_rules_own_and_a_remembered_value_is_no_variant() {
+    use crate::exec::RunStatus;
+    use crate::synth::rules::check::{attempt, raised};
+    let src = "if n > 10:\n    print(n.bit_length())\nelse:\n    print(-n)\n";
+    let analysis = analyze(src);
+    let stdlib = BTreeSet::new();
+    let ctx = ctx_for(src, &analysis, &stdlib);
+    let first = Deterministic.initial(&ctx);
+    let sig = signature::signature_in(&ctx, &ctx.usage_of("n")).unwrap();
+    // 7 is none of the values the rules try for `n > 10` (0, -1, n + 100, 10 and its neighbours).
+    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, "7", 2, 1)] } else { vec![] };
+    let offers = recall::offers(&ctx, &first, &mut lookup);
+    assert_eq!(offers.len(), 1);
+    let memory = recall::Remembering { rules: &Deterministic, offers };
+    let start = memory.initial(&ctx);
+    let seven = Candidate::Value(Value::Expr { code: "7".into(), imports: vec![] });
+    assert!(start.binding("n").unwrap().candidates.contains(&seven));
+    assert_ne!(*start.binding("n").unwrap().current(), seven);
+
+    // A failed run: exactly what the rules propose, in their order.
+    let failed = attempt(&ctx, start.clone(), RunStatus::Raised, Some(raised("AttributeError", "'str' object has no attribute 'bit_length'", 2)), &[1]);
+    assert_eq!(memory.refine(&ctx, &failed), Deterministic.refine(&ctx, &failed));
+
+    // A run that took the first branch: the rules alone would try the
+    // remembered 7 as one of `n`'s other values; with memory it is not a variant.
+    let ran = attempt(&ctx, start, RunStatus::Completed, None, &[1, 2]);
+    let takes_seven = |ps: &[crate::synth::prefix::Prefix]| ps.iter().any(|p| *p.binding("n").unwrap().current() == seven);
+    assert!(takes_seven(&Deterministic.variants(&ctx, &ran, &[4])), "the fixture must make the rules propose it");
+    let variants = memory.variants(&ctx, &ran, &[4]);
+    assert!(!variants.is_empty() && !takes_seven(&variants));
+}
+
+#[test]
+fn a_leading_template_that_fails_costs_one_run_then_the_rules_start_over() {
+    use crate::exec::RunStatus;
+    use crate::synth::rules::check::{attempt, raised};
+    let src = "for r in people:\n    print(r['name'].upper(), r['age'] + 5)\n";
+    let analysis = analyze(src);
+    let stdlib = BTreeSet::new();
+    let ctx = ctx_for(src, &analysis, &stdlib);
+    let first = Deterministic.initial(&ctx);
+    let sig = signature::signature_in(&ctx, &ctx.usage_of("people")).unwrap();
+    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, "[{'name': 'Bo'}]", 2, 0)] } else { vec![] };
+    let offers = recall::offers(&ctx, &first, &mut lookup);
+    let memory = recall::Remembering { rules: &Deterministic, offers };
+    let start = memory.initial(&ctx);
+    // The first run, with the template, raised: the rules' own first prefix
+    // comes first, then exactly the rules' refinements of that run.
+    let failed = attempt(&ctx, start.clone(), RunStatus::Raised, Some(raised("KeyError", "'age'", 2)), &[1]);
+    let proposed = memory.refine(&ctx, &failed);
+    assert_eq!(proposed[0].render(), first.render());
+    assert_eq!(proposed[1..], Deterministic.refine(&ctx, &failed)[..]);
+    // A later attempt (the search moved on from the first prefix): the rules' only.
+    let mut later = start.clone();
+    later.binding_mut("people").unwrap().choice = 1;
+    let later = attempt(&ctx, later, RunStatus::Raised, Some(raised("KeyError", "'age'", 2)), &[1]);
+    assert_eq!(memory.refine(&ctx, &later), Deterministic.refine(&ctx, &later));
+    // A first run that ran everything needs nothing more.
+    let ran = attempt(&ctx, start, RunStatus::Completed, None, &[1, 2]);
+    assert!(!memory.refine(&ctx, &ran).iter().any(|p| p.render() == first.render()));
 }
 
 #[test]

@@ -343,7 +343,7 @@ fn run_finished_carries_the_protocol_fields() {
     assert_eq!(
         v,
         json!({"uri": "file:///work/a.py", "version": 4, "status": "raised", "covered": 2, "executable": 3, "ratio": 2.0 / 3.0,
-               "error": "KeyError: 'k' (line 3)", "denied": [], "network": false})
+               "error": "KeyError: 'k' (line 3)", "denied": [], "network": false, "cached": false})
     );
     let v = run_finished(&uri, 4, "cancelled", None, None);
     assert!(v.get("error").is_none());
@@ -355,6 +355,9 @@ fn run_finished_carries_the_protocol_fields() {
     let v = run_finished(&uri, 4, "raised", Some(&r), None);
     assert_eq!(v["denied"], json!([{"layer": "network namespace (bubblewrap --unshare-net)", "what": "network", "detail": "d"}]));
     assert_eq!(v["network"], true);
+    // A result from the results cache says so.
+    r.memory = Some(crate::report::MemoryReport { cached: true, ..Default::default() });
+    assert_eq!(run_finished(&uri, 4, "raised", Some(&r), None)["cached"], true);
 }
 
 #[test]

@@ -1,6 +1,7 @@
-//! `workspace/didChangeConfiguration`: new settings (`settings.runnable`).
-//! A new interpreter or cache folder means a new engine; hints and
-//! diagnostics are refreshed.
+//! `workspace/didChangeConfiguration`: new settings (`settings.runnable`;
+//! a change without them, from a client that answers
+//! `workspace/configuration`, is pulled). A new interpreter or cache folder
+//! means a new engine; hints and diagnostics are refreshed.
 
 use crate::lsp::config::Settings;
 use crate::lsp::handlers::initialized;
@@ -12,9 +13,19 @@ use tower_lsp_server::lsp_types::{DidChangeConfigurationParams, MessageType};
 
 pub fn handle(state: &Arc<State>, params: DidChangeConfigurationParams) {
     let Some((settings, warnings)) = Settings::from_change(&params.settings) else {
-        tracing::info!("didChangeConfiguration without Runnable settings; keeping the current ones");
+        if state.caps().configuration {
+            // The pull model: the change says only that something changed.
+            initialized::pull_settings(state);
+        } else {
+            tracing::info!("didChangeConfiguration without Runnable settings; keeping the current ones");
+        }
         return;
     };
+    apply(state, settings, warnings);
+}
+
+/// Take `settings` (from a change or a pull) as the current ones.
+pub fn apply(state: &Arc<State>, settings: Settings, warnings: Vec<String>) {
     let engine_changed = {
         let mut current = lock(&state.settings);
         let changed = current.interpreter != settings.interpreter || current.cache_dir != settings.cache_dir;

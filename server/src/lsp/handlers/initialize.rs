@@ -21,7 +21,12 @@ pub fn handle(state: &Arc<State>, params: InitializeParams) -> Result<Initialize
         inlay_hint_refresh: c.workspace.as_ref().and_then(|w| w.inlay_hint.as_ref()).and_then(|i| i.refresh_support).unwrap_or(false),
         code_lens_refresh: c.workspace.as_ref().and_then(|w| w.code_lens.as_ref()).and_then(|i| i.refresh_support).unwrap_or(false),
         code_action_resolve: c.text_document.as_ref().and_then(|t| t.code_action.as_ref()).is_some_and(|a| a.resolve_support.is_some()),
+        configuration: c.workspace.as_ref().and_then(|w| w.configuration).unwrap_or(false),
     };
+    if caps.configuration {
+        // Pulled after `initialized`; a run waits for the answer.
+        state.settings_pending();
+    }
     *lock(&state.caps) = caps;
     if let Some(options) = &params.initialization_options {
         let (settings, warnings) = Settings::from_json(options);
