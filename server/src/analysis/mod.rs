@@ -32,6 +32,7 @@ mod parse;
 mod scope;
 mod statements;
 mod syntax;
+pub mod tokens;
 mod tree;
 mod usage;
 mod walker;

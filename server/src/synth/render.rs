@@ -75,49 +75,21 @@ pub(super) fn join(v: &[Value]) -> String {
     v.iter().map(Value::expr).collect::<Vec<_>>().join(", ")
 }
 
-/// Break a long literal after commas at bracket depth 1, as a person would.
-pub(super) fn wrap_long(expr: &str, hang: usize) -> String {
-    if expr.len() + hang <= 88 || !(expr.starts_with('[') || expr.starts_with('{')) {
-        return expr.to_string();
+/// A long list, set or dict broken after each item, as a person would
+/// (a hanging indent); `hang` is how far in the value starts. Built from
+/// the value's items, so no text is scanned.
+pub(super) fn wrapped(v: &Value, hang: usize) -> String {
+    let expr = v.expr();
+    if expr.len() + hang <= 88 {
+        return expr;
     }
-    let mut out = String::new();
-    let mut depth = 0i32;
-    let mut in_str: Option<char> = None;
-    let mut prev = '\0';
-    for c in expr.chars() {
-        match in_str {
-            Some(q) => {
-                out.push(c);
-                if c == q && prev != '\\' {
-                    in_str = None;
-                }
-            }
-            None => match c {
-                '\'' | '"' => {
-                    in_str = Some(c);
-                    out.push(c)
-                }
-                '[' | '{' | '(' => {
-                    depth += 1;
-                    out.push(c);
-                    if depth == 1 {
-                        out.push_str("\n    ");
-                    }
-                }
-                ']' | '}' | ')' => {
-                    if depth == 1 {
-                        out.push_str(",\n");
-                    }
-                    depth -= 1;
-                    out.push(c)
-                }
-                ',' if depth == 1 => out.push_str(",\n   "),
-                _ => out.push(c),
-            },
-        }
-        prev = if prev == '\\' && c == '\\' { '\0' } else { c };
-    }
-    out
+    let (open, items, close) = match v {
+        Value::List(xs) => ('[', xs.iter().map(Value::expr).collect::<Vec<_>>(), ']'),
+        Value::Set(xs) if !xs.is_empty() => ('{', xs.iter().map(Value::expr).collect(), '}'),
+        Value::Dict(kv) => ('{', kv.iter().map(|(k, v)| format!("{}: {}", k.expr(), v.expr())).collect(), '}'),
+        _ => return expr,
+    };
+    format!("{open}\n{}{close}", items.iter().map(|i| format!("    {i},\n")).collect::<String>())
 }
 
 /// A Python string literal, as `repr` would write it.

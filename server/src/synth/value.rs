@@ -1,7 +1,7 @@
 //! Concrete Python values the synthesiser proposes, and their source text
 //! (the pieces of Python text they are made of are in `render.rs`).
 
-use super::render::{class_name_for, class_source, join, members_source, raise_stmt, wrap_long};
+use super::render::{class_name_for, class_source, join, members_source, raise_stmt, wrapped};
 pub use super::render::{class_ident, py_str};
 
 /// A value with a readable Python spelling. Objects and functions render as
@@ -391,7 +391,7 @@ impl Value {
                     format!("{}\n\n\n{name} = {}()", class_source(class, attrs, methods), class_ident(class))
                 }
             }
-            _ => format!("{name} = {}", wrap_long(&self.expr(), name.len() + 3)),
+            _ => format!("{name} = {}", wrapped(self, name.len() + 3)),
         }
     }
 }
