@@ -133,6 +133,20 @@ pub fn dotted_paths(line: &str) -> Vec<String> {
     out
 }
 
+/// The 1-based lines of `text` (a fragment, dedented first) where `name`
+/// is read or bound as a name of its own (not as an attribute, in a string
+/// or in a comment), in order.
+pub fn name_lines(text: &str, name: &str) -> Vec<u32> {
+    let (text, _) = super::parse::dedent(text);
+    let mut line_starts = vec![0];
+    line_starts.extend(text.match_indices('\n').map(|(at, _)| at + 1));
+    tokens(&text)
+        .into_iter()
+        .filter(|t| t.kind == TokenKind::Name && !t.after_dot && &text[t.start..t.end] == name)
+        .map(|t| line_starts.partition_point(|s| *s <= t.start) as u32)
+        .collect()
+}
+
 /// Byte column of the first use of the name `word` on `line` as a name of
 /// its own (not an attribute, not in a string or comment; an f-string's
 /// replacement fields are code).
@@ -200,6 +214,11 @@ mod tests {
         assert_eq!(dotted_paths("if not p.parent and p.type == 'a.b': # x.y"), ["p.parent", "p.type"]);
         assert_eq!(dotted_paths("len(node.children) != 3.5 or f(x)"), ["node.children"]);
         assert_eq!(dotted_paths("a.b().c"), ["a.b"]);
+    }
+
+    #[test]
+    fn the_lines_a_name_stands_on() {
+        assert_eq!(name_lines("  x = 1\n  s = 'x'  # x\n  if y.x:\n      print(x)\n", "x"), [1, 4]);
     }
 
     #[test]
