@@ -74,6 +74,8 @@ pub struct Analysis {
     /// `for` statements (any depth, `async for` too), in source order: a
     /// body that never ran had an empty iterable.
     pub for_loops: Vec<ForLoop>,
+    /// `try` statements with their handlers, in source order.
+    pub try_blocks: Vec<super::TryBlock>,
 }
 
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]

@@ -26,17 +26,22 @@ mod facts;
 mod files;
 mod html_queries;
 mod imports;
+mod isinstance_tests;
 mod later_values;
 mod literal;
 mod parse;
 mod scope;
 mod statements;
 mod syntax;
+pub mod tokens;
 mod tree;
+mod try_blocks;
 mod usage;
 mod walker;
 
 pub use facts::*;
+pub use try_blocks::{Handler, TryBlock};
+pub use isinstance_tests::isinstance_calls;
 pub(crate) use builtins::is_builtin;
 pub use usage::merge as merge_usage;
 
@@ -110,6 +115,7 @@ pub fn analyze(source: &str) -> Analysis {
         classes,
         branches,
         for_loops: std::mem::take(&mut walk.for_loops),
+        try_blocks: try_blocks::try_blocks(root, &text),
         literal_assignments: later_values::literal_assignments(root, &text, &binds),
         imported_usage,
     };

@@ -8,7 +8,7 @@
 //! size. A field that fails its check is dropped, as if the run had not
 //! said it: the search then treats the run like one without that detail.
 //! Keys and paths are kept as text and always rendered as literals
-//! (`value::py_str`), never pasted into code.
+//! (`render::py_str`), never pasted into code.
 
 use super::types::{ExceptionInfo, RunOutcome};
 

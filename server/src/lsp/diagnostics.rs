@@ -10,7 +10,7 @@
 
 use super::config::{CODE_MISSING_FILE, CODE_SYNTAX, CODE_UNDEFINED, CODE_UNRESOLVED};
 use super::regions::Region;
-use crate::analysis::Analysis;
+use crate::analysis::{tokens, Analysis};
 use crate::env::plan_imports;
 use crate::knowledge;
 use crate::synth::knowledge::well_known_import;
@@ -118,7 +118,7 @@ pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Find
                 continue;
             }
             let text = line_of(free.first_line);
-            let Some(col) = find_word(text, name) else { continue };
+            let Some(col) = tokens::find_name(text, name) else { continue };
             let fix = knowledge::conventional_import(name)
                 .or_else(|| well_known_import(name))
                 .map(str::to_string)
@@ -230,7 +230,7 @@ pub fn findings(region: &Region, analysis: &Analysis, scope: &Scope) -> Vec<Find
 pub fn syntax_span(text: &str, column: usize, message: &str) -> (usize, usize, Option<String>) {
     let start = column.min(text.len());
     let start = (0..=start).rev().find(|i| text.is_char_boundary(*i)).unwrap_or(0);
-    let code_end = code_end(text).max(start);
+    let code_end = tokens::code_end(text).max(start);
     let end = if code_end > start { code_end } else { text.len() };
     let rewrite = if message.starts_with("Python 2 print statement") {
         let stmt = &text[start..code_end];
@@ -249,25 +249,6 @@ pub fn syntax_span(text: &str, column: usize, message: &str) -> (usize, usize, O
     (start, end, rewrite)
 }
 
-/// The byte length of a line without its trailing comment and whitespace
-/// (a `#` inside a string does not start one).
-fn code_end(text: &str) -> usize {
-    let mut quote = None::<char>;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        match quote {
-            Some(_) if escaped => escaped = false,
-            Some(_) if c == '\\' => escaped = true,
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if c == '\'' || c == '"' => quote = Some(c),
-            None if c == '#' => return text[..i].trim_end().len(),
-            None => {}
-        }
-    }
-    text.trim_end().len()
-}
-
 pub fn has_star_import(analysis: &Analysis) -> bool {
     analysis.imports.iter().any(|i| i.names.iter().any(|(n, _)| n == "*"))
 }
@@ -281,22 +262,20 @@ pub fn fix_line(region: &Region) -> u32 {
 /// 0-based line (in the region) where a new import goes: after a shebang,
 /// encoding comment, module docstring and `from __future__` imports.
 fn import_insert_line(lines: &[&str]) -> u32 {
+    let text = lines.join("\n");
+    let mut line_starts = vec![0];
+    line_starts.extend(text.match_indices('\n').map(|(at, _)| at + 1));
+    let line_of = |byte: usize| line_starts.partition_point(|s| *s <= byte) - 1;
+    let strings: Vec<_> = tokens::tokens(&text).into_iter().filter(|t| t.kind == tokens::TokenKind::Str).collect();
     let mut i = 0;
     while i < lines.len() {
         let t = lines[i].trim();
+        let at = line_starts[i] + (lines[i].len() - lines[i].trim_start().len());
         if i == 0 && t.starts_with("#!") || t.starts_with('#') && t.contains("coding") && i < 2 {
             i += 1;
-        } else if t.starts_with("\"\"\"") || t.starts_with("'''") {
-            let quote = &t[..3];
-            if t.len() >= 6 && t[3..].contains(quote) {
-                i += 1;
-            } else {
-                i += 1;
-                while i < lines.len() && !lines[i].contains(quote) {
-                    i += 1;
-                }
-                i += 1;
-            }
+        } else if let Some(doc) = strings.iter().find(|s| s.start == at) {
+            // A docstring, however many lines it spans.
+            i = line_of(doc.end.saturating_sub(1)) + 1;
         } else if t.starts_with("from __future__") {
             i += 1;
         } else {
@@ -327,57 +306,6 @@ fn in_try(lines: &[&str], line: u32) -> bool {
     false
 }
 
-/// Byte column of the first occurrence of identifier `word` in `line` as a
-/// whole word, outside strings and comments and not after a `.`.
-pub fn find_word(line: &str, word: &str) -> Option<usize> {
-    let b = line.as_bytes();
-    let is_ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
-    let mut i = 0;
-    let mut quote: Option<u8> = None;
-    while i < b.len() {
-        let c = b[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 2;
-                continue;
-            }
-            if c == q {
-                quote = None;
-            }
-            i += 1;
-            continue;
-        }
-        match c {
-            b'#' => return None,
-            b'"' | b'\'' => {
-                // An f-string's braces hold code: scan it as code.
-                let prefix_f = i > 0 && matches!(b[i - 1], b'f' | b'F');
-                if !prefix_f {
-                    quote = Some(c);
-                }
-                i += 1;
-                continue;
-            }
-            _ => {}
-        }
-        if line[i..].starts_with(word)
-            && (i == 0 || !is_ident(b[i - 1]) && b[i - 1] != b'.')
-            && b.get(i + word.len()).is_none_or(|c| !is_ident(*c))
-        {
-            return Some(i);
-        }
-        // Skip the rest of an identifier.
-        if is_ident(c) {
-            while i < b.len() && is_ident(b[i]) {
-                i += 1;
-            }
-        } else {
-            i += 1;
-        }
-    }
-    None
-}
-
 /// Byte column of a dotted module path as a whole word.
 fn find_dotted(line: &str, module: &str) -> Option<usize> {
     let b = line.as_bytes();
@@ -389,13 +317,10 @@ fn find_dotted(line: &str, module: &str) -> Option<usize> {
 
 /// Byte span of the string literal `'path'` or `"path"` (quotes included).
 fn find_literal(line: &str, path: &str) -> Option<(usize, usize)> {
-    for q in ['"', '\''] {
-        let lit = format!("{q}{path}{q}");
-        if let Some(i) = line.find(&lit) {
-            return Some((i, i + lit.len()));
-        }
+    match tokens::line_string_literals(line).into_iter().find(|l| l.value == path) {
+        Some(l) => Some((l.start, l.end)),
+        None => line.find(path).map(|i| (i, i + path.len())),
     }
-    line.find(path).map(|i| (i, i + path.len()))
 }
 
 #[cfg(test)]
@@ -518,11 +443,11 @@ mod tests {
 
     #[test]
     fn words_are_found_outside_strings_and_attributes() {
-        assert_eq!(find_word("s = 'np' + x.np + np", "np"), Some(18));
-        assert_eq!(find_word("f'{np.pi}'", "np"), Some(3));
-        assert_eq!(find_word("# np", "np"), None);
-        assert_eq!(find_word("npx = 1", "np"), None);
-        assert_eq!(find_word("漢 = np", "np"), Some(6));
+        assert_eq!(tokens::find_name("s = 'np' + x.np + np", "np"), Some(18));
+        assert_eq!(tokens::find_name("f'{np.pi}'", "np"), Some(3));
+        assert_eq!(tokens::find_name("# np", "np"), None);
+        assert_eq!(tokens::find_name("npx = 1", "np"), None);
+        assert_eq!(tokens::find_name("漢 = np", "np"), Some(6));
     }
 
     #[test]

@@ -19,27 +19,20 @@ pub(super) fn add_key(b: &mut Binding, key: &KeyLit) -> bool {
             items.push((k, sample));
             true
         }
-        Value::Expr { code, .. } if code.starts_with("pd.DataFrame({") => {
-            let label = match key {
-                KeyLit::Str(s) => super::value::py_str(s),
-                KeyLit::Int(i) => i.to_string(),
-            };
-            if code.contains(&format!("{{{label}: [")) || code.contains(&format!(", {label}: [")) {
+        frame => {
+            let Some(columns) = frame.dataframe_columns_mut() else { return false };
+            if columns.iter().any(|(c, _)| *c == k) {
                 return false;
             }
-            // The placeholder columns go once real ones are known.
-            for default in [", 'A': [3, 4, 5], 'B': [3, 4, 5]", "'A': [3, 4, 5], 'B': [3, 4, 5]"] {
-                if code.contains(default) {
-                    *code = code.replacen(default, "", 1);
-                    break;
-                }
+            // The placeholder columns (`dataframe.rs`) go once real ones are known.
+            let placeholder = |name: &str| (Value::Str(name.into()), Value::List((3..6).map(Value::Int).collect()));
+            if let Some(at) = columns.windows(2).position(|w| w[0] == placeholder("A") && w[1] == placeholder("B")) {
+                columns.remove(at);
+                columns.remove(at);
             }
-            let col = format!("{label}: [1, 2, 3]");
-            let sep = if code == "pd.DataFrame({})" { "" } else { ", " };
-            *code = code.replacen("pd.DataFrame({", &format!("pd.DataFrame({{{col}{sep}"), 1);
+            columns.insert(0, (k, Value::List((1..4).map(Value::Int).collect())));
             true
         }
-        _ => false,
     }
 }
 
@@ -102,7 +95,7 @@ pub(super) fn add_to_local_class(base: &Prefix, class: &str, attr: &str, called:
         return None;
     }
     if called {
-        methods.push((attr.to_string(), Value::Function { returns: Box::new(Value::Expr { code: format!("{result_class}()"), imports: vec![] }), is_async: false }));
+        methods.push((attr.to_string(), Value::Function { returns: Box::new(Value::Call { func: result_class.clone(), args: vec![], kwargs: vec![], imports: vec![] }), is_async: false }));
     } else {
         attrs.push((attr.to_string(), Value::Str(attr.to_string())));
     }
@@ -191,6 +184,13 @@ mod tests {
         let mut b = Binding::new("d", vec![Candidate::Value(Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]))]);
         assert!(add_key(&mut b, &KeyLit::Str("b".into())));
         assert_eq!(b.value().unwrap().expr(), "{'a': 1, 'b': 1}");
+        // A DataFrame's placeholder columns give way to the one read.
+        let mut frame = Binding::new("df", vec![Candidate::Value(super::super::dataframe::dataframe(&Usage::default()))]);
+        assert_eq!(frame.value().unwrap().expr(), "pd.DataFrame({'A': [3, 4, 5], 'B': [3, 4, 5]})");
+        assert!(add_key(&mut frame, &KeyLit::Str("price".into())));
+        assert!(add_key(&mut frame, &KeyLit::Str("it's".into())));
+        assert!(!add_key(&mut frame, &KeyLit::Str("price".into())));
+        assert_eq!(frame.value().unwrap().expr(), "pd.DataFrame({\"it's\": [1, 2, 3], 'price': [1, 2, 3]})");
         let mut o = Binding::new("user", vec![Candidate::Value(Value::Str("Ada".into()))]);
         assert!(add_member(&mut o, "save", true, &Usage::default(), &Usage::default(), |_| true));
         assert_eq!(

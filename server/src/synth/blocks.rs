@@ -1,32 +1,19 @@
-//! Blocks of the fragment found by indentation: where a `def` or `class`
-//! ends, whether a name is used outside its own definition.
+//! Blocks of the fragment: whether a name is used outside its own
+//! definition (the definitions' spans from the analysis, the name's
+//! places from the one lexer).
 
-use super::lexical::identifiers;
 use super::session::Context;
+use crate::analysis::tokens::name_lines;
 
-/// Whether `name` is referenced outside its own `def`/`class` blocks (a
-/// local variable of the same name inside the body does not count).
+/// Whether `name` is referenced outside its own `def`/`class` blocks headed
+/// at `def_lines` (a local variable of the same name inside the body does
+/// not count).
 pub(super) fn referenced(ctx: &Context, name: &str, def_lines: &[u32]) -> bool {
-    let lines: Vec<&str> = ctx.fragment.lines().collect();
-    let spans: Vec<(usize, usize)> = def_lines.iter().map(|&d| block_span(&lines, d as usize - 1)).collect();
-    lines.iter().enumerate().any(|(i, l)| {
-        !spans.iter().any(|&(a, b)| i >= a && i <= b) && identifiers(l).iter().any(|w| w == name)
-    })
-}
-
-/// First and last line index of the block headed at `start` (by indentation).
-pub(super) fn block_span(lines: &[&str], start: usize) -> (usize, usize) {
-    let indent = |l: &str| l.len() - l.trim_start().len();
-    let head = indent(lines[start]);
-    let mut end = start;
-    for (i, l) in lines.iter().enumerate().skip(start + 1) {
-        if l.trim().is_empty() {
-            continue;
-        }
-        if indent(l) <= head {
-            break;
-        }
-        end = i;
-    }
-    (start, end)
+    let a = ctx.analysis;
+    let end_of = |line: u32| {
+        let mut defs = a.functions.iter().map(|f| (f.line, f.end_line)).chain(a.classes.iter().map(|c| (c.line, c.end_line)));
+        defs.find(|(l, _)| *l == line).map_or(line, |(_, end)| end)
+    };
+    let spans: Vec<(u32, u32)> = def_lines.iter().map(|&d| (d, end_of(d))).collect();
+    name_lines(ctx.fragment, name).into_iter().any(|l| !spans.iter().any(|&(a, b)| l >= a && l <= b))
 }

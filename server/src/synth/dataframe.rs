@@ -45,24 +45,27 @@ pub(super) fn dataframe(u: &Usage) -> Value {
     if cols.is_empty() {
         cols = vec![("A".into(), Usage::default()), ("B".into(), Usage::default())];
     }
-    let body = cols
+    let columns = cols
         .iter()
         .map(|(c, cu)| {
             let stringy = cu.attrs.contains_key("str")
                 || cu.compared.iter().any(|(_, l)| matches!(l, Literal::Str(_)))
                 || name_kind(c) == "str";
-            let vals = if stringy {
+            let vals: Vec<Value> = if stringy {
                 let base = string_for(c, cu);
                 let b = if base.len() > 12 { "apple".to_string() } else { base };
-                format!("[{}]", (0..3).map(|i| super::value::py_str(&if i == 0 { b.clone() } else { format!("{b}{}", i + 1) })).collect::<Vec<_>>().join(", "))
+                (0..3).map(|i| Value::Str(if i == 0 { b.clone() } else { format!("{b}{}", i + 1) })).collect()
             } else {
                 let v = int_for(c, cu);
-                format!("[{}, {}, {}]", v, v + 1, v + 2)
+                (v..v + 3).map(Value::Int).collect()
             };
-            format!("{}: {vals}", super::value::py_str(c))
+            (Value::Str(c.clone()), Value::List(vals))
         })
-        .collect::<Vec<_>>()
-        .join(", ");
-    let index = if uses_time_index(u) { ", index=pd.date_range('2024-01-01', periods=3)" } else { "" };
-    Value::Expr { code: format!("pd.DataFrame({{{body}}}{index})"), imports: vec!["import pandas as pd".into()] }
+        .collect();
+    let mut kwargs = Vec::new();
+    if uses_time_index(u) {
+        let dates = Value::Call { func: "pd.date_range".into(), args: vec![Value::Str("2024-01-01".into())], kwargs: vec![("periods".into(), Value::Int(3))], imports: vec![] };
+        kwargs.push(("index".into(), dates));
+    }
+    Value::Call { func: "pd.DataFrame".into(), args: vec![Value::Dict(columns)], kwargs, imports: vec!["import pandas as pd".into()] }
 }

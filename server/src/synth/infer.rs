@@ -11,7 +11,7 @@ use super::knowledge::{argument_kind, kind_attrs};
 pub use super::rank::{is_exception_name, rank_kinds};
 use super::rank::{name_kind, uses_time_index};
 use super::scalars::{int_for, string_for, DEFAULT_TEXT, HELPER_TEXT};
-use super::value::Value;
+use super::value::{call, Value};
 use crate::analysis::{Key, Literal, Usage};
 
 const MAX_DEPTH: usize = 6;
@@ -217,22 +217,27 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
             }
             Value::Dict(items)
         }
-        "datetime" => Value::Expr { code: "datetime.datetime(2024, 1, 15, 10, 30)".into(), imports: vec!["import datetime".into()] },
-        "date" => Value::Expr { code: "datetime.date(2024, 1, 15)".into(), imports: vec!["import datetime".into()] },
+        "datetime" => call("datetime.datetime", [2024, 1, 15, 10, 30].map(Value::Int).into(), "import datetime"),
+        "date" => call("datetime.date", [2024, 1, 15].map(Value::Int).into(), "import datetime"),
         // Spelled through its own name: the fragment often rebinds `datetime` to the class.
         "tzinfo" => Value::Expr { code: "timezone.utc".into(), imports: vec!["from datetime import timezone".into()] },
-        "file" => Value::Expr { code: "io.StringIO('first line\\nsecond line\\nthird line\\n')".into(), imports: vec!["import io".into()] },
+        "file" => call("io.StringIO", vec![Value::Str("first line\nsecond line\nthird line\n".into())], "import io"),
         "ndarray" => {
             let two_d = u.attrs.get("shape").is_some_and(|s| s.subscripts.iter().any(|(k, _)| matches!(k, Key::Int(1))))
                 || u.subscripts.iter().any(|(k, _)| matches!(k, Key::Expr(e) if e.contains(',')));
-            let code = if two_d { "np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]])" } else { "np.array([1, 2, 3, 4, 5])" };
-            Value::Expr { code: code.into(), imports: vec!["import numpy as np".into()] }
+            let ints = |r: std::ops::RangeInclusive<i64>| Value::List(r.map(Value::Int).collect());
+            let items = if two_d { vec![ints(1..=3), ints(4..=6), ints(7..=9)] } else { vec![ints(1..=5)] };
+            let data = if two_d { Value::List(items) } else { items.into_iter().next().unwrap_or(Value::None) };
+            call("np.array", vec![data], "import numpy as np")
         }
-        "series" if uses_time_index(u) => Value::Expr {
-            code: "pd.Series(range(60), index=pd.date_range('2024-01-01', periods=60), dtype=float)".into(),
-            imports: vec!["import pandas as pd".into()],
-        },
-        "series" => Value::Expr { code: "pd.Series([1, 2, 3])".into(), imports: vec!["import pandas as pd".into()] },
+        "series" if uses_time_index(u) => {
+            let dates = Value::Call { func: "pd.date_range".into(), args: vec![Value::Str("2024-01-01".into())], kwargs: vec![("periods".into(), Value::Int(60))], imports: vec![] };
+            let values = Value::Call { func: "range".into(), args: vec![Value::Int(60)], kwargs: vec![], imports: vec![] };
+            // `float` is the builtin type itself.
+            let float = Value::Expr { code: "float".into(), imports: vec![] };
+            Value::Call { func: "pd.Series".into(), args: vec![values], kwargs: vec![("index".into(), dates), ("dtype".into(), float)], imports: vec!["import pandas as pd".into()] }
+        }
+        "series" => call("pd.Series", vec![Value::List((1..4).map(Value::Int).collect())], "import pandas as pd"),
         "dataframe" => dataframe(u),
         "function" | "coroutine" => {
             let ret = match result_usage(u).map(|r| part(&result_name(name), &r)) {
@@ -380,7 +385,7 @@ mod tests {
         let mut u = attrs(&["groupby"]);
         u.subscripts.push((Key::Str("price".into()), Usage::default()));
         let v = candidates("sales", &u).remove(0);
-        assert!(matches!(&v, Value::Expr { code, .. } if code.starts_with("pd.DataFrame({'price': [")), "{v:?}");
+        assert!(v.expr().starts_with("pd.DataFrame({'price': ["), "{v:?}");
     }
 
     #[test]

@@ -18,7 +18,8 @@
 use super::lexical::identifiers;
 use super::prefix::{Binding, Candidate, Prefix};
 use super::session::Context;
-use super::value::{py_str, Value};
+use super::render::py_str;
+use super::value::Value;
 use crate::exec::ExceptionInfo;
 
 /// Prefixes whose inputs satisfy what the library's error asks for.

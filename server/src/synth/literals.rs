@@ -1,50 +1,46 @@
 //! String literals of the fragment that name paths: relative paths,
-//! file extensions, glob patterns.
+//! file extensions, glob patterns (the literals themselves come from the
+//! one lexer, `analysis::tokens`).
 
-/// String literals that are relative paths (`'./python'`, `'data/in.csv'` is not: only `./`).
-pub(super) fn relative_path_literals(fragment: &str) -> Vec<String> {
+use crate::analysis::tokens::{line_string_literals, string_literals};
+
+/// Each distinct value that `keep` accepts, in order.
+fn distinct(values: impl Iterator<Item = String>, keep: impl Fn(&str) -> bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for (i, part) in fragment.split(['\'', '"']).enumerate() {
-        let ok = i % 2 == 1 && part.starts_with("./") && part.len() > 2 && part.len() < 60 && !part.contains(' ') && !part.contains('*');
-        if ok && !out.iter().any(|p| p == part) {
-            out.push(part.to_string());
+    for v in values {
+        if keep(&v) && !out.contains(&v) {
+            out.push(v);
         }
     }
     out
+}
+
+/// String literals that are relative paths (`'./python'`, `'data/in.csv'` is not: only `./`).
+pub(super) fn relative_path_literals(fragment: &str) -> Vec<String> {
+    let values = string_literals(fragment).into_iter().map(|l| l.value);
+    distinct(values, |part| part.starts_with("./") && part.len() > 2 && part.len() < 60 && !part.contains(' ') && !part.contains('*'))
 }
 
 /// Extension literals (`'.py'`).
 pub(super) fn extension_literals(fragment: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for (i, part) in fragment.split(['\'', '"']).enumerate() {
-        let ok = i % 2 == 1 && part.starts_with('.') && part.len() > 1 && part.len() < 8 && part[1..].chars().all(|c| c.is_ascii_alphanumeric());
-        if ok && !out.iter().any(|p| p == part) {
-            out.push(part.to_string());
-        }
-    }
-    out
+    let values = string_literals(fragment).into_iter().map(|l| l.value);
+    distinct(values, |part| part.starts_with('.') && part.len() > 1 && part.len() < 8 && part[1..].chars().all(|c| c.is_ascii_alphanumeric()))
 }
 
 /// Glob patterns written as string literals (`'*.csv'`).
 pub(super) fn glob_patterns(fragment: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for part in fragment.split(['\'', '"']) {
-        if part.starts_with("*.") && part.len() < 12 && !out.iter().any(|p| p == part) {
-            out.push(part.to_string());
-        }
-    }
-    out
+    let values = string_literals(fragment).into_iter().map(|l| l.value);
+    distinct(values, |part| part.starts_with("*.") && part.len() < 12)
 }
 
 /// String literals of a line that look like relative paths (`"out/data"`,
 /// `'report.csv'`): no spaces, no absolute or parent paths.
 pub(super) fn path_literals(line: &str) -> Vec<String> {
-    line.split(['\'', '"'])
-        .skip(1)
-        .step_by(2)
+    line_string_literals(line)
+        .into_iter()
+        .map(|l| l.value)
         .filter(|s| !s.is_empty() && s.len() < 80 && !s.starts_with('/') && !s.contains("..") && (s.contains('/') || s.contains('.')))
         .filter(|s| s.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c)))
-        .map(str::to_string)
         .collect()
 }
 

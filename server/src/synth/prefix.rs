@@ -3,7 +3,8 @@
 
 use super::attribution::{Origin, Trail};
 use super::session::Context;
-use super::value::{py_str, Value, ANYTHING_DEF};
+use super::render::py_str;
+use super::value::{Value, ANYTHING_DEF};
 use crate::exec::Resource;
 use serde::Serialize;
 

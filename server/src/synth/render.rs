@@ -1,38 +1,49 @@
-//! Python text for the parts of values: string literals, class and member
-//! definitions, raise statements, long expressions wrapped as PEP 8 asks.
-//! `Value` renders itself through these (`value.rs`). Pure.
+//! The one place values become Python text: expressions, definitions
+//! (classes, defs, the binding), string literals, raise statements, long
+//! collections wrapped as PEP 8 asks. Pure.
 
-use super::value::Value;
-
-/// The name part of a class spelled with its base (`Value(ast.Call)` -> `Value`).
-pub fn class_ident(class: &str) -> &str {
-    class.split('(').next().unwrap_or(class)
-}
-
-pub(super) fn class_name_for(attr: &str) -> String {
-    let mut out = String::new();
-    for part in attr.split('_').filter(|p| !p.is_empty()) {
-        let mut c = part.chars();
-        if let Some(f) = c.next() {
-            out.extend(f.to_uppercase());
-            out.push_str(c.as_str());
-        }
-    }
-    if out.is_empty() { "Item".into() } else { out }
-}
+use super::value::{class_ident, Value, ANYTHING_CLASS};
 
 pub(super) fn class_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Value)]) -> String {
-    members_source(class, attrs, methods, false)
+    // A class spelled with a library base (`Value(ast.Call)`): the base's
+    // own constructor is not needed, the attributes below are what the
+    // fragment reads.
+    let init = if class.contains('(') { Init::Pass } else { Init::None };
+    class_def(class, None, init, attrs, methods, false)
 }
 
 /// A class whose members are used on the class itself (`Model.objects`):
 /// methods are classmethods.
-pub(super) fn members_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Value)], on_class: bool) -> String {
-    let mut s = format!("class {class}:");
-    if class.contains('(') && !on_class {
-        // A library base class's own constructor is not needed: the
-        // attributes below are what the fragment reads.
-        s.push_str("\n    def __init__(self, *args, **kwargs):\n        pass\n");
+fn members_source(class: &str, attrs: &[(String, Value)], methods: &[(String, Value)], on_class: bool) -> String {
+    let init = if class.contains('(') && !on_class { Init::Pass } else { Init::None };
+    class_def(class, None, init, attrs, methods, on_class)
+}
+
+/// The constructor a rendered class gets.
+enum Init {
+    /// None of its own (the members' or the base's).
+    None,
+    /// One that ignores its arguments.
+    Pass,
+    /// One taking any arguments, keyword arguments becoming attributes.
+    Kwargs,
+}
+
+/// `class {class}({base}):` with its constructor and members.
+fn class_def(class: &str, base: Option<&str>, init: Init, attrs: &[(String, Value)], methods: &[(String, Value)], on_class: bool) -> String {
+    let mut s = match base {
+        Some(base) => format!("class {class}({base}):"),
+        None => format!("class {class}:"),
+    };
+    match init {
+        Init::None => {}
+        Init::Pass => s.push_str("\n    def __init__(self, *args, **kwargs):\n        pass\n"),
+        Init::Kwargs => {
+            s.push_str("\n    def __init__(self, *args, **kwargs):\n        self.__dict__.update(kwargs)");
+            if !attrs.is_empty() {
+                s.push('\n');
+            }
+        }
     }
     for (a, v) in attrs {
         match v {
@@ -67,57 +78,29 @@ pub(super) fn members_source(class: &str, attrs: &[(String, Value)], methods: &[
 
 /// The body of a function or method `name` that raises `exc` (to reach an
 /// `except` handler).
-pub(super) fn raise_stmt(exc: &str, name: &str) -> String {
+fn raise_stmt(exc: &str, name: &str) -> String {
     format!("raise {exc}('{name} failed')")
 }
 
-pub(super) fn join(v: &[Value]) -> String {
+fn join(v: &[Value]) -> String {
     v.iter().map(Value::expr).collect::<Vec<_>>().join(", ")
 }
 
-/// Break a long literal after commas at bracket depth 1, as a person would.
-pub(super) fn wrap_long(expr: &str, hang: usize) -> String {
-    if expr.len() + hang <= 88 || !(expr.starts_with('[') || expr.starts_with('{')) {
-        return expr.to_string();
+/// A long list, set or dict broken after each item, as a person would
+/// (a hanging indent); `hang` is how far in the value starts. Built from
+/// the value's items, so no text is scanned.
+fn wrapped(v: &Value, hang: usize) -> String {
+    let expr = v.expr();
+    if expr.len() + hang <= 88 {
+        return expr;
     }
-    let mut out = String::new();
-    let mut depth = 0i32;
-    let mut in_str: Option<char> = None;
-    let mut prev = '\0';
-    for c in expr.chars() {
-        match in_str {
-            Some(q) => {
-                out.push(c);
-                if c == q && prev != '\\' {
-                    in_str = None;
-                }
-            }
-            None => match c {
-                '\'' | '"' => {
-                    in_str = Some(c);
-                    out.push(c)
-                }
-                '[' | '{' | '(' => {
-                    depth += 1;
-                    out.push(c);
-                    if depth == 1 {
-                        out.push_str("\n    ");
-                    }
-                }
-                ']' | '}' | ')' => {
-                    if depth == 1 {
-                        out.push_str(",\n");
-                    }
-                    depth -= 1;
-                    out.push(c)
-                }
-                ',' if depth == 1 => out.push_str(",\n   "),
-                _ => out.push(c),
-            },
-        }
-        prev = if prev == '\\' && c == '\\' { '\0' } else { c };
-    }
-    out
+    let (open, items, close) = match v {
+        Value::List(xs) => ('[', xs.iter().map(Value::expr).collect::<Vec<_>>(), ']'),
+        Value::Set(xs) if !xs.is_empty() => ('{', xs.iter().map(Value::expr).collect(), '}'),
+        Value::Dict(kv) => ('{', kv.iter().map(|(k, v)| format!("{}: {}", k.expr(), v.expr())).collect(), '}'),
+        _ => return expr,
+    };
+    format!("{open}\n{}{close}", items.iter().map(|i| format!("    {i},\n")).collect::<String>())
 }
 
 /// A Python string literal, as `repr` would write it.
@@ -141,4 +124,164 @@ pub fn py_str(s: &str) -> String {
     }
     out.push(quote);
     out
+}
+
+impl Value {
+    /// The Python expression for values that have one.
+    pub fn expr(&self) -> String {
+        match self {
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) => {
+                let s = format!("{f}");
+                if s.contains('.') || s.contains('e') || s.contains("inf") || s.contains("NaN") { s } else { format!("{s}.0") }
+            }
+            Value::Str(s) => py_str(s),
+            Value::Bytes(s) => format!("b{}", py_str(s)),
+            Value::Bool(b) => if *b { "True".into() } else { "False".into() },
+            Value::None => "None".into(),
+            Value::List(v) => format!("[{}]", join(v)),
+            Value::Tuple(v) if v.len() == 1 => format!("({},)", v[0].expr()),
+            Value::Tuple(v) => format!("({})", join(v)),
+            Value::Set(v) if v.is_empty() => "set()".into(),
+            Value::Set(v) => format!("{{{}}}", join(v)),
+            Value::Dict(kv) => format!(
+                "{{{}}}",
+                kv.iter().map(|(k, v)| format!("{}: {}", k.expr(), v.expr())).collect::<Vec<_>>().join(", ")
+            ),
+            Value::Call { func, args, kwargs, .. } => {
+                let args = args.iter().map(Value::expr).chain(kwargs.iter().map(|(k, v)| format!("{k}={}", v.expr())));
+                format!("{func}({})", args.collect::<Vec<_>>().join(", "))
+            }
+            Value::Expr { code, .. } => code.clone(),
+            Value::Anything => format!("{ANYTHING_CLASS}()"),
+            // Definitions are rendered by `definition`; as an expression they
+            // are referred to by the binding's name.
+            Value::Object { class, .. } => format!("{}()", class_ident(class)),
+            Value::Derived { class, value, .. } => format!("{class}({})", value.expr()),
+            // A function held by another value (a method's result that is
+            // called in turn): a lambda, so it needs no name of its own.
+            Value::Function { returns, is_async: false } => format!("lambda *args, **kwargs: {}", returns.expr()),
+            Value::Function { .. } | Value::Class { .. } | Value::Code { .. } | Value::Raises(_) => "None".into(),
+        }
+    }
+
+    /// Whether spelling this value takes definitions (a class, a def, the
+    /// placeholder's class), so it cannot be written inline as an argument.
+    pub fn needs_definition(&self) -> bool {
+        let mut classes = Vec::new();
+        self.nested_classes(&mut classes);
+        !classes.is_empty() || self.uses_anything() || matches!(self, Value::Function { .. } | Value::Class { .. } | Value::Code { .. } | Value::Raises(_) | Value::Derived { .. })
+    }
+
+    /// Classes of objects nested inside this value (returned by a function,
+    /// held in an attribute), which must be defined before it.
+    pub(super) fn nested_classes(&self, out: &mut Vec<String>) {
+        match self {
+            Value::Object { class, attrs, methods } => {
+                for (_, v) in attrs.iter().chain(methods) {
+                    v.nested_classes(out);
+                }
+                let def = class_source(class, attrs, methods);
+                if !out.contains(&def) {
+                    out.push(def);
+                }
+            }
+            Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => attrs.iter().chain(methods).for_each(|(_, v)| v.nested_classes(out)),
+            Value::Function { returns, .. } => returns.nested_classes(out),
+            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().for_each(|x| x.nested_classes(out)),
+            Value::Dict(kv) => kv.iter().for_each(|(k, v)| {
+                k.nested_classes(out);
+                v.nested_classes(out)
+            }),
+            Value::Call { args, kwargs, .. } => args.iter().chain(kwargs.iter().map(|(_, v)| v)).for_each(|x| x.nested_classes(out)),
+            _ => {}
+        }
+    }
+
+    /// Source that binds `name` to this value (may span several lines),
+    /// preceded by the classes of the objects it contains.
+    pub fn definition(&self, name: &str) -> String {
+        let mut classes = Vec::new();
+        match self {
+            // The object's own class is rendered with it below.
+            Value::Object { attrs, methods, .. } | Value::Derived { attrs, methods, .. } => attrs.iter().chain(methods).for_each(|(_, v)| v.nested_classes(&mut classes)),
+            other => other.nested_classes(&mut classes),
+        }
+        let own = self.own_definition(name);
+        if classes.is_empty() {
+            own
+        } else {
+            format!("{}\n\n\n{own}", classes.join("\n\n\n"))
+        }
+    }
+
+    pub(super) fn own_definition(&self, name: &str) -> String {
+        match self {
+            Value::Function { returns, is_async } => {
+                let def = if *is_async { "async def" } else { "def" };
+                format!("{def} {name}(*args, **kwargs):\n    return {}", returns.expr())
+            }
+            Value::Class { attrs, methods } => {
+                // Without an `__init__` of its own, instantiated with whatever
+                // arguments the fragment passes; keyword arguments become attributes.
+                let init = if methods.iter().any(|(m, _)| m == "__init__") { Init::None } else { Init::Kwargs };
+                class_def(name, None, init, attrs, methods, false)
+            }
+            Value::Code { source, .. } => source.clone(),
+            Value::Raises(exc) => format!("def {name}(*args, **kwargs):\n    {}", raise_stmt(exc, name)),
+            Value::Derived { class, base, value, attrs, methods } => {
+                let src = class_def(class, Some(base), Init::None, attrs, methods, false);
+                format!("{src}\n\n\n{name} = {class}({})", value.expr())
+            }
+            Value::Object { class, attrs, methods } => {
+                if class_ident(class) == name {
+                    // A capitalised name used with attributes is the class itself.
+                    members_source(class, attrs, methods, true)
+                } else {
+                    format!("{}\n\n\n{name} = {}()", class_source(class, attrs, methods), class_ident(class))
+                }
+            }
+            _ => format!("{name} = {}", wrapped(self, name.len() + 3)),
+        }
+    }
+
+    /// Rename classes of objects that share a name with a different class
+    /// already seen (`seen`: name -> definition), so no definition
+    /// silently replaces another.
+    pub fn uniquify_classes(&mut self, seen: &mut Vec<(String, String)>) {
+        match self {
+            Value::Object { class, attrs, methods } => {
+                for (_, v) in attrs.iter_mut().chain(methods.iter_mut()) {
+                    v.uniquify_classes(seen);
+                }
+                let def = class_source("_", attrs, methods);
+                let ident = class_ident(class).to_string();
+                let base = class[ident.len()..].to_string();
+                let mut name = ident.clone();
+                let mut n = 2;
+                while let Some((_, d)) = seen.iter().find(|(c, _)| *c == name) {
+                    if *d == def {
+                        break;
+                    }
+                    name = format!("{ident}{n}");
+                    n += 1;
+                }
+                if !seen.iter().any(|(c, _)| *c == name) {
+                    seen.push((name.clone(), def));
+                }
+                *class = format!("{name}{base}");
+            }
+            Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => {
+                attrs.iter_mut().chain(methods.iter_mut()).for_each(|(_, v)| v.uniquify_classes(seen))
+            }
+            Value::Function { returns, .. } => returns.uniquify_classes(seen),
+            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter_mut().for_each(|x| x.uniquify_classes(seen)),
+            Value::Dict(kv) => kv.iter_mut().for_each(|(k, v)| {
+                k.uniquify_classes(seen);
+                v.uniquify_classes(seen)
+            }),
+            Value::Call { args, kwargs, .. } => args.iter_mut().chain(kwargs.iter_mut().map(|(_, v)| v)).for_each(|x| x.uniquify_classes(seen)),
+            _ => {}
+        }
+    }
 }

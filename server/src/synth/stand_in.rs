@@ -16,7 +16,7 @@
 //!    an `app` with `route`: `library_types::mimicked_type`);
 //! or it holds such a value (an attribute, an item, what a function
 //! returns). Values the library itself builds (`np.array(...)`,
-//! `pd.DataFrame(...)`: `Value::Expr`) and plain data are never stand-ins,
+//! `pd.DataFrame(...)`: `Value::Call`, `Value::Expr`) and plain data are never stand-ins,
 //! and a user's own type (`Cart` with `items` and `total`) matches rule 3
 //! only if it has the members of a library type.
 
@@ -36,7 +36,7 @@ pub fn is_stand_in(
     value: &Value,
     not_module: bool,
 ) -> bool {
-    let hand_written = !matches!(value, Value::Expr { .. } | Value::Anything);
+    let hand_written = !matches!(value, Value::Call { .. } | Value::Expr { .. } | Value::Anything);
     (hand_written && !not_module && library_imports(ctx, name, usage).is_some())
         || (has_members(value) && buildable(ctx, usage))
         || holds_stand_in(ctx, value, 0)
@@ -102,7 +102,7 @@ pub fn replaces_a_real_instance(ctx: &Context, name: &str, usage: &Usage, value:
     // With the type buildable, an object with members is a stand-in
     // outright; only other values need the whole check (which then does
     // not ask for the real instance again).
-    !matches!(value, Value::Expr { .. } | Value::Anything) && buildable(ctx, usage) && (has_members(value) || is_stand_in(ctx, name, usage, value, false))
+    !matches!(value, Value::Call { .. } | Value::Expr { .. } | Value::Anything) && buildable(ctx, usage) && (has_members(value) || is_stand_in(ctx, name, usage, value, false))
 }
 
 /// `Name(module.Type)`: a class whose base is reached through a module.

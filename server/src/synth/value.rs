@@ -1,8 +1,6 @@
-//! Concrete Python values the synthesiser proposes, and their source text
-//! (the pieces of Python text they are made of are in `render.rs`).
+//! Concrete Python values the synthesiser proposes: a small AST, and what
+//! rules ask about it. Its Python text is written in one place, `render.rs`.
 
-use super::render::{class_name_for, class_source, join, members_source, raise_stmt, wrap_long};
-pub use super::render::{class_ident, py_str};
 
 /// A value with a readable Python spelling. Objects and functions render as
 /// definitions (a class or a `def`) followed by the binding.
@@ -18,7 +16,14 @@ pub enum Value {
     Tuple(Vec<Value>),
     Set(Vec<Value>),
     Dict(Vec<(Value, Value)>),
-    /// A Python expression with the imports it needs (`datetime(2024, 1, 15)`).
+    /// A call of a library's (or a builtin's) own callable, with values as
+    /// its arguments and the imports it needs: `pd.DataFrame({'a': [1, 2,
+    /// 3]})`, `datetime.date(2024, 1, 15)`. Rules edit the arguments (a
+    /// DataFrame's columns), never the rendered text.
+    Call { func: String, args: Vec<Value>, kwargs: Vec<(String, Value)>, imports: Vec<String> },
+    /// Python text that is opaque to the synthesiser, with the imports it
+    /// needs: a recipe or constant from a knowledge table, a remembered
+    /// expression, the fragment's own spelling of a value.
     Expr { code: String, imports: Vec<String> },
     /// A plain class with these attributes and methods, instantiated.
     /// `class` is the class name, optionally followed by its base in
@@ -80,6 +85,7 @@ impl Value {
             Value::Anything => true,
             Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().any(Value::is_stub),
             Value::Dict(kv) => kv.iter().any(|(k, v)| k.is_stub() || v.is_stub()),
+            Value::Call { args, kwargs, .. } => args.iter().chain(kwargs.iter().map(|(_, v)| v)).any(Value::is_stub),
             Value::Function { returns, .. } => returns.is_stub(),
             _ => false,
         }
@@ -98,7 +104,7 @@ impl Value {
             Value::Tuple(_) => "tuple",
             Value::Set(_) => "set",
             Value::Dict(_) => "dict",
-            Value::Expr { .. } => "value",
+            Value::Call { .. } | Value::Expr { .. } => "value",
             Value::Object { .. } => "object",
             Value::Function { .. } => "function",
             Value::Class { .. } => "class",
@@ -109,45 +115,6 @@ impl Value {
             Value::Code { .. } => "definition",
             Value::Raises(_) => "function",
             Value::Anything => "placeholder",
-        }
-    }
-
-    /// Rename classes of objects that share a name with a different class
-    /// already seen (`seen`: name -> definition), so no definition
-    /// silently replaces another.
-    pub fn uniquify_classes(&mut self, seen: &mut Vec<(String, String)>) {
-        match self {
-            Value::Object { class, attrs, methods } => {
-                for (_, v) in attrs.iter_mut().chain(methods.iter_mut()) {
-                    v.uniquify_classes(seen);
-                }
-                let def = class_source("_", attrs, methods);
-                let ident = class_ident(class).to_string();
-                let base = class[ident.len()..].to_string();
-                let mut name = ident.clone();
-                let mut n = 2;
-                while let Some((_, d)) = seen.iter().find(|(c, _)| *c == name) {
-                    if *d == def {
-                        break;
-                    }
-                    name = format!("{ident}{n}");
-                    n += 1;
-                }
-                if !seen.iter().any(|(c, _)| *c == name) {
-                    seen.push((name.clone(), def));
-                }
-                *class = format!("{name}{base}");
-            }
-            Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => {
-                attrs.iter_mut().chain(methods.iter_mut()).for_each(|(_, v)| v.uniquify_classes(seen))
-            }
-            Value::Function { returns, .. } => returns.uniquify_classes(seen),
-            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter_mut().for_each(|x| x.uniquify_classes(seen)),
-            Value::Dict(kv) => kv.iter_mut().for_each(|(k, v)| {
-                k.uniquify_classes(seen);
-                v.uniquify_classes(seen)
-            }),
-            _ => {}
         }
     }
 
@@ -165,13 +132,8 @@ impl Value {
             Value::Tuple(_) => "tuple".into(),
             Value::Set(_) => "set".into(),
             Value::Dict(_) => "dict".into(),
-            Value::Expr { code, .. } => {
-                let callee = code.split('(').next().unwrap_or("");
-                match callee.rsplit('.').next().unwrap_or("") {
-                    "array" => "ndarray".into(),
-                    other => other.to_string(),
-                }
-            }
+            Value::Call { func, .. } => callee_type(func),
+            Value::Expr { code, .. } => callee_type(code.split('(').next().unwrap_or("")),
             Value::Object { class, .. } | Value::Derived { class, .. } => class_ident(class).to_string(),
             Value::Function { .. } | Value::Raises(_) => "function".into(),
             Value::Class { .. } => "type".into(),
@@ -245,6 +207,10 @@ impl Value {
     pub fn imports(&self, out: &mut Vec<String>) {
         match self {
             Value::Expr { imports, .. } | Value::Code { imports, .. } => out.extend(imports.iter().cloned()),
+            Value::Call { args, kwargs, imports, .. } => {
+                out.extend(imports.iter().cloned());
+                args.iter().chain(kwargs.iter().map(|(_, v)| v)).for_each(|x| x.imports(out))
+            }
             Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().for_each(|x| x.imports(out)),
             Value::Dict(kv) => kv.iter().for_each(|(k, v)| {
                 k.imports(out);
@@ -267,6 +233,7 @@ impl Value {
             Value::Anything => true,
             Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().any(Value::uses_anything),
             Value::Dict(kv) => kv.iter().any(|(k, v)| k.uses_anything() || v.uses_anything()),
+            Value::Call { args, kwargs, .. } => args.iter().chain(kwargs.iter().map(|(_, v)| v)).any(Value::uses_anything),
             Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => {
                 attrs.iter().chain(methods).any(|(_, v)| v.uses_anything())
             }
@@ -275,124 +242,46 @@ impl Value {
         }
     }
 
-    /// The Python expression for values that have one.
-    pub fn expr(&self) -> String {
+    /// The value of a DataFrame built with pandas' constructor from a dict
+    /// of columns (`pd.DataFrame({...})`), to add columns to.
+    pub fn dataframe_columns_mut(&mut self) -> Option<&mut Vec<(Value, Value)>> {
         match self {
-            Value::Int(i) => i.to_string(),
-            Value::Float(f) => {
-                let s = format!("{f}");
-                if s.contains('.') || s.contains('e') || s.contains("inf") || s.contains("NaN") { s } else { format!("{s}.0") }
-            }
-            Value::Str(s) => py_str(s),
-            Value::Bytes(s) => format!("b{}", py_str(s)),
-            Value::Bool(b) => if *b { "True".into() } else { "False".into() },
-            Value::None => "None".into(),
-            Value::List(v) => format!("[{}]", join(v)),
-            Value::Tuple(v) if v.len() == 1 => format!("({},)", v[0].expr()),
-            Value::Tuple(v) => format!("({})", join(v)),
-            Value::Set(v) if v.is_empty() => "set()".into(),
-            Value::Set(v) => format!("{{{}}}", join(v)),
-            Value::Dict(kv) => format!(
-                "{{{}}}",
-                kv.iter().map(|(k, v)| format!("{}: {}", k.expr(), v.expr())).collect::<Vec<_>>().join(", ")
-            ),
-            Value::Expr { code, .. } => code.clone(),
-            Value::Anything => format!("{ANYTHING_CLASS}()"),
-            // Definitions are rendered by `definition`; as an expression they
-            // are referred to by the binding's name.
-            Value::Object { class, .. } => format!("{}()", class_ident(class)),
-            Value::Derived { class, value, .. } => format!("{class}({})", value.expr()),
-            // A function held by another value (a method's result that is
-            // called in turn): a lambda, so it needs no name of its own.
-            Value::Function { returns, is_async: false } => format!("lambda *args, **kwargs: {}", returns.expr()),
-            Value::Function { .. } | Value::Class { .. } | Value::Code { .. } | Value::Raises(_) => "None".into(),
+            Value::Call { func, args, .. } if func == "pd.DataFrame" => match args.first_mut() {
+                Some(Value::Dict(columns)) => Some(columns),
+                _ => None,
+            },
+            _ => None,
         }
     }
+}
 
-    /// Whether spelling this value takes definitions (a class, a def, the
-    /// placeholder's class), so it cannot be written inline as an argument.
-    pub fn needs_definition(&self) -> bool {
-        let mut classes = Vec::new();
-        self.nested_classes(&mut classes);
-        !classes.is_empty() || self.uses_anything() || matches!(self, Value::Function { .. } | Value::Class { .. } | Value::Code { .. } | Value::Raises(_) | Value::Derived { .. })
-    }
+/// The name part of a class spelled with its base (`Value(ast.Call)` -> `Value`).
+pub fn class_ident(class: &str) -> &str {
+    class.split('(').next().unwrap_or(class)
+}
 
-    /// Classes of objects nested inside this value (returned by a function,
-    /// held in an attribute), which must be defined before it.
-    fn nested_classes(&self, out: &mut Vec<String>) {
-        match self {
-            Value::Object { class, attrs, methods } => {
-                for (_, v) in attrs.iter().chain(methods) {
-                    v.nested_classes(out);
-                }
-                let def = class_source(class, attrs, methods);
-                if !out.contains(&def) {
-                    out.push(def);
-                }
-            }
-            Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => attrs.iter().chain(methods).for_each(|(_, v)| v.nested_classes(out)),
-            Value::Function { returns, .. } => returns.nested_classes(out),
-            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().for_each(|x| x.nested_classes(out)),
-            Value::Dict(kv) => kv.iter().for_each(|(k, v)| {
-                k.nested_classes(out);
-                v.nested_classes(out)
-            }),
-            _ => {}
+pub(super) fn class_name_for(attr: &str) -> String {
+    let mut out = String::new();
+    for part in attr.split('_').filter(|p| !p.is_empty()) {
+        let mut c = part.chars();
+        if let Some(f) = c.next() {
+            out.extend(f.to_uppercase());
+            out.push_str(c.as_str());
         }
     }
+    if out.is_empty() { "Item".into() } else { out }
+}
 
-    /// Source that binds `name` to this value (may span several lines),
-    /// preceded by the classes of the objects it contains.
-    pub fn definition(&self, name: &str) -> String {
-        let mut classes = Vec::new();
-        match self {
-            // The object's own class is rendered with it below.
-            Value::Object { attrs, methods, .. } | Value::Derived { attrs, methods, .. } => attrs.iter().chain(methods).for_each(|(_, v)| v.nested_classes(&mut classes)),
-            other => other.nested_classes(&mut classes),
-        }
-        let own = self.own_definition(name);
-        if classes.is_empty() {
-            own
-        } else {
-            format!("{}\n\n\n{own}", classes.join("\n\n\n"))
-        }
-    }
+/// A call of `func` with positional `args`, needing `import`.
+pub fn call(func: &str, args: Vec<Value>, import: &str) -> Value {
+    Value::Call { func: func.into(), args, kwargs: vec![], imports: vec![import.into()] }
+}
 
-    pub(super) fn own_definition(&self, name: &str) -> String {
-        match self {
-            Value::Function { returns, is_async } => {
-                let def = if *is_async { "async def" } else { "def" };
-                format!("{def} {name}(*args, **kwargs):\n    return {}", returns.expr())
-            }
-            Value::Class { attrs, methods } => {
-                let src = class_source(name, attrs, methods);
-                if methods.iter().any(|(m, _)| m == "__init__") {
-                    src
-                } else {
-                    // Instantiated with whatever arguments the fragment passes;
-                    // keyword arguments become attributes.
-                    let init = "    def __init__(self, *args, **kwargs):\n        self.__dict__.update(kwargs)";
-                    let head = format!("class {name}:");
-                    let body = src.strip_prefix(&head).unwrap_or("").strip_prefix("\n    pass").unwrap_or(src.strip_prefix(&head).unwrap_or(""));
-                    if body.trim().is_empty() { format!("{head}\n{init}") } else { format!("{head}\n{init}\n{body}") }
-                }
-            }
-            Value::Code { source, .. } => source.clone(),
-            Value::Raises(exc) => format!("def {name}(*args, **kwargs):\n    {}", raise_stmt(exc, name)),
-            Value::Derived { class, base, value, attrs, methods } => {
-                let src = class_source(class, attrs, methods).replacen(&format!("class {class}:"), &format!("class {class}({base}):"), 1);
-                format!("{src}\n\n\n{name} = {class}({})", value.expr())
-            }
-            Value::Object { class, attrs, methods } => {
-                if class_ident(class) == name {
-                    // A capitalised name used with attributes is the class itself.
-                    members_source(class, attrs, methods, true)
-                } else {
-                    format!("{}\n\n\n{name} = {}()", class_source(class, attrs, methods), class_ident(class))
-                }
-            }
-            _ => format!("{name} = {}", wrap_long(&self.expr(), name.len() + 3)),
-        }
+/// The runtime type name a call of `callee` makes (`np.array` -> `ndarray`).
+fn callee_type(callee: &str) -> String {
+    match callee.rsplit('.').next().unwrap_or("") {
+        "array" => "ndarray".into(),
+        other => other.to_string(),
     }
 }
 

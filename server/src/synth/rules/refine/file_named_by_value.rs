@@ -2,7 +2,6 @@
 //! that the failing line reads; that file is created.
 
 use crate::synth::prefix::Binding;
-use crate::synth::resources::resource_for;
 use crate::synth::value::Value;
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
@@ -22,20 +21,12 @@ impl Rule for FileNamedByValue {
     }
     fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let base = fail.base;
-        let names_on_line = &fail.names_on_line;
-        let mut out = Vec::new();
         // The path is in a synthesised string the line reads.
-        for n in names_on_line {
-            if let Some(Value::Str(path)) = base.binding(n).and_then(Binding::value) {
-                if let Some(r) = resource_for(path, "open") {
-                    let mut p = base.clone();
-                    p.add_resource(r);
-                    out.push(p);
-                }
-            }
-        }
-        out
+        let paths = fail.names_on_line.iter().filter_map(|n| match fail.base.binding(n).and_then(Binding::value) {
+            Some(Value::Str(path)) => Some(path),
+            _ => None,
+        });
+        paths.filter_map(|path| fail.with_file(path, "open")).collect()
     }
 }
 

@@ -21,28 +21,24 @@ impl Rule for GrowList {
     }
     fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let base = fail.base;
-        let names_on_line = &fail.names_on_line;
-        let mut out = Vec::new();
-        for n in names_on_line {
-            let mut p = base.clone();
-            if grow(p.binding_mut(n).unwrap()) {
-                out.push(p);
-            }
-        }
-        out
+        fail.edit_each_name_on_line(grow)
     }
 }
 
 fn grow(b: &mut Binding) -> bool {
     // An array literal of ours: more elements (columns, for a 2-D one).
-    if let Candidate::Value(Value::Expr { code, .. }) = b.current_mut() {
-        let bigger = match code.as_str() {
-            c if c.starts_with("np.array([[") => "np.arange(1, 31).reshape(3, 10)",
-            c if c.starts_with("np.array([") => "np.arange(1, 11)",
+    if let Candidate::Value(v @ (Value::Call { .. } | Value::Expr { .. })) = b.current_mut() {
+        // Ours are calls; a library table's recipe is spelled the same way.
+        let (two_d, imports) = match &*v {
+            Value::Call { func, args, imports, .. } if func == "np.array" => match args.first() {
+                Some(Value::List(rows)) => (matches!(rows.first(), Some(Value::List(_))), imports),
+                _ => return false,
+            },
+            Value::Expr { code, imports } if code.starts_with("np.array([") => (code.starts_with("np.array([["), imports),
             _ => return false,
         };
-        *code = bigger.to_string();
+        let bigger = if two_d { "np.arange(1, 31).reshape(3, 10)" } else { "np.arange(1, 11)" };
+        *v = Value::Expr { code: bigger.to_string(), imports: imports.clone() };
         return true;
     }
     let Candidate::Value(Value::List(items)) = b.current_mut() else { return false };
@@ -68,6 +64,19 @@ mod tests {
         refine_with(&super::GrowList, "print(items[5])\n", |p| { *p.binding_mut("items").unwrap() = Binding::new("items", vec![Candidate::Value(Value::List(vec![Value::Int(1), Value::Int(2)]))]); }, raised("IndexError", r#"list index out of range"#, 1), expect![[r#"
             ## 1
             items = [1, 2, 1, 1, 1, 1, 1, 1, 1, 1]
+        "#]]);
+    }
+
+    #[test]
+    fn an_array_of_ours_gets_more_columns() {
+        let ints = |r: std::ops::RangeInclusive<i64>| Value::List(r.map(Value::Int).collect());
+        let array = crate::synth::value::call("np.array", vec![Value::List(vec![ints(1..=3), ints(4..=6)])], "import numpy as np");
+        refine_with(&super::GrowList, "print(grid[0, 5])\n", |p| { *p.binding_mut("grid").unwrap() = Binding::new("grid", vec![Candidate::Value(array)]); }, raised("IndexError", r#"index 5 is out of bounds for axis 1 with size 3"#, 1), expect![[r#"
+            ## 1
+            import numpy as np
+
+
+            grid = np.arange(1, 31).reshape(3, 10)
         "#]]);
     }
 }

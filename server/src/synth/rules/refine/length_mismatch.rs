@@ -2,9 +2,8 @@
 //! line reads has one of the lengths and gets the other.
 
 use crate::synth::infer;
-use crate::synth::prefix::{Binding, Candidate};
+use crate::synth::prefix::{Binding, Candidate, Prefix};
 use crate::synth::value::Value;
-use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
 
@@ -22,18 +21,8 @@ impl Rule for LengthMismatch {
     }
     fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let e = fail.error;
-        let base = fail.base;
-        let names_on_line = &fail.names_on_line;
-        let mut out = Vec::new();
-        let Some(lengths) = mismatched_lengths(&e.message) else { return out };
-            for n in names_on_line {
-                let mut p = base.clone();
-                if resize(p.binding_mut(n).unwrap(), lengths) {
-                    out.push(p);
-                }
-            }
-        out
+        let Some(lengths) = mismatched_lengths(&fail.error.message) else { return Vec::new() };
+        fail.edit_each_name_on_line(|b| resize(b, lengths))
     }
 }
 

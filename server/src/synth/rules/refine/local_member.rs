@@ -3,7 +3,6 @@
 //! of a new class, so a chain of calls is found one link at a time).
 
 use crate::synth::additions::{add_to_local_class, add_to_local_module};
-use crate::synth::error_text::quoted;
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
@@ -22,12 +21,9 @@ impl Rule for LocalMember {
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let e = fail.error;
-        let base = fail.base;
-        let line = fail.line;
+        let (e, base) = (fail.error, fail.base);
         let mut out = Vec::new();
-        let Some(attr) = e.name.clone() else { return out };
-        let called = line.is_some_and(|l| ctx.line_text(l).contains(&format!(".{attr}(")));
+        let Some((attr, called)) = fail.missing_member(ctx) else { return out };
         // An instance of a class of a created module lacks it: add it there.
         if let Some(class) = e.obj_type.as_deref() {
             if let Some(p) = add_to_local_class(base, class, &attr, called) {
@@ -35,12 +31,8 @@ impl Rule for LocalMember {
             }
         }
         // A module this prefix created lacks the member: add it.
-        if e.obj_type.as_deref() == Some("module") {
-            if let Some(module) = quoted(&e.message) {
-                if let Some(p) = add_to_local_module(base, &module, &attr, called) {
-                    out.push(p);
-                }
-            }
+        if let Some(module) = fail.module_lacking_member() {
+            out.extend(add_to_local_module(base, &module, &attr, called));
         }
         out
     }

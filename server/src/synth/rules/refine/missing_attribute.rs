@@ -27,15 +27,11 @@ impl Rule for MissingAttribute {
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let e = fail.error;
-        let base = fail.base;
-        let line = fail.line;
-        let names_on_line = &fail.names_on_line;
+        let (e, base) = (fail.error, fail.base);
         let mut out = Vec::new();
-        let Some(attr) = e.name.clone() else { return out };
-        let called = line.is_some_and(|l| ctx.line_text(l).contains(&format!(".{attr}(")));
+        let Some((attr, called)) = fail.missing_member(ctx) else { return out };
         // `super()` stands for `self`: the base class (self's own) lacks it.
-        let mut targets = names_on_line.clone();
+        let mut targets = fail.names_on_line.clone();
         if e.obj_type.as_deref() == Some("super") && base.binding("self").is_some() {
             let mut p = base.clone();
             let member = Value::Function { returns: Box::new(Value::None), is_async: false };

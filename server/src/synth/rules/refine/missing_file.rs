@@ -1,7 +1,6 @@
 //! `FileNotFoundError` / `IsADirectoryError` naming a path: that file,
 //! with contents the fragment's reader of it accepts.
 
-use crate::synth::resources::resource_for;
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
@@ -20,18 +19,9 @@ impl Rule for MissingFile {
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let e = fail.error;
-        let base = fail.base;
-        let mut out = Vec::new();
-        if let Some(path) = &e.path {
-            let how = ctx.analysis.files.iter().find(|f| &f.path == path).map(|f| f.how.as_str()).unwrap_or("open");
-            if let Some(r) = resource_for(path, how) {
-                let mut p = base.clone();
-                p.add_resource(r);
-                out.push(p);
-            }
-        }
-        out
+        let Some(path) = &fail.error.path else { return Vec::new() };
+        let how = ctx.analysis.files.iter().find(|f| &f.path == path).map(|f| f.how.as_str()).unwrap_or("open");
+        fail.with_file(path, how).into_iter().collect()
     }
 }
 

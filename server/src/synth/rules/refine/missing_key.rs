@@ -21,19 +21,8 @@ impl Rule for MissingKey {
     }
     fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let e = fail.error;
-        let base = fail.base;
-        let names_on_line = &fail.names_on_line;
-        let mut out = Vec::new();
-        if let Some(key) = key_error_key(e) {
-            for n in names_on_line {
-                let mut p = base.clone();
-                if add_key(p.binding_mut(n).unwrap(), &key) {
-                    out.push(p);
-                }
-            }
-        }
-        out
+        let Some(key) = key_error_key(fail.error) else { return Vec::new() };
+        fail.edit_each_name_on_line(|b| add_key(b, &key))
     }
 }
 

@@ -48,3 +48,48 @@ pub use submodule_import::SubmoduleImport;
 pub use unbound_name::UnboundName;
 pub use variable_named_like_module::VariableNamedLikeModule;
 pub use wanted_type::WantedType;
+
+use super::Failure;
+use crate::synth::error_text::quoted;
+use crate::synth::prefix::{Binding, Prefix};
+use crate::synth::resources::resource_for;
+use crate::synth::session::Context;
+
+/// What several refinement rules read from a failure the same way.
+impl Failure<'_> {
+    /// For each prefix name the failing line reads, the prefix with `edit`
+    /// applied to that binding, where `edit` says it changed something.
+    pub(crate) fn edit_each_name_on_line(&self, mut edit: impl FnMut(&mut Binding) -> bool) -> Vec<Prefix> {
+        let mut out = Vec::new();
+        for n in &self.names_on_line {
+            let mut p = self.base.clone();
+            if p.binding_mut(n).is_some_and(&mut edit) {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// The prefix with the file `path` created for being read with `how`,
+    /// when `resources` can make one.
+    pub(crate) fn with_file(&self, path: &str, how: &str) -> Option<Prefix> {
+        let r = resource_for(path, how)?;
+        let mut p = self.base.clone();
+        p.add_resource(r);
+        Some(p)
+    }
+
+    /// The attribute an AttributeError names, and whether the failing line
+    /// calls it (`.name(`).
+    pub(crate) fn missing_member(&self, ctx: &Context) -> Option<(String, bool)> {
+        let attr = self.error.name.clone()?;
+        let called = self.line.is_some_and(|l| ctx.line_text(l).contains(&format!(".{attr}(")));
+        Some((attr, called))
+    }
+
+    /// The module an AttributeError on a module names (`module 'urllib' has
+    /// no attribute 'request'`).
+    pub(crate) fn module_lacking_member(&self) -> Option<String> {
+        (self.error.obj_type.as_deref() == Some("module")).then(|| quoted(&self.error.message)).flatten()
+    }
+}

@@ -22,19 +22,8 @@ impl Rule for PandasMissingLabels {
     }
     fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let e = fail.error;
-        let base = fail.base;
-        let names_on_line = &fail.names_on_line;
-        let mut out = Vec::new();
-        let pandas_labels = pandas_missing_labels(&e.message);
-        for n in names_on_line {
-            let mut p = base.clone();
-            let b = p.binding_mut(n).unwrap();
-            if pandas_labels.iter().rev().fold(false, |acc, c| add_key(b, c) || acc) {
-                out.push(p);
-            }
-        }
-        out
+        let labels = pandas_missing_labels(&fail.error.message);
+        fail.edit_each_name_on_line(|b| labels.iter().rev().fold(false, |acc, c| add_key(b, c) || acc))
     }
 }
 

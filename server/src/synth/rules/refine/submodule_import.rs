@@ -4,7 +4,6 @@
 //! (`urllib.request.urlopen`, not `signal.code is None`).
 
 use crate::synth::bindings::usage_of;
-use crate::synth::error_text::quoted;
 use crate::synth::library_names;
 use crate::synth::prefix::Candidate;
 use crate::synth::prefix::Prefix;
@@ -21,14 +20,13 @@ impl Rule for SubmoduleImport {
         Stage::Refine
     }
     fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
-        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.error.obj_type.as_deref() == Some("module"))
+        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.module_lacking_member().is_some())
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let e = fail.error;
-        let base = fail.base;
+        let (e, base) = (fail.error, fail.base);
         let mut out = Vec::new();
-        let Some(module) = quoted(&e.message) else { return out };
+        let Some(module) = fail.module_lacking_member() else { return out };
         let submodule_use = e.name.as_deref().and_then(|a| usage_of(ctx, &module).attrs.get(a).cloned()).is_some_and(|u| library_names::used_like_a_module(&u));
         if let (Some(attr), Some(b), true) = (e.name.as_deref(), base.binding(&module), submodule_use) {
             let stmt = Candidate::Import(format!("import {module}.{attr}"));

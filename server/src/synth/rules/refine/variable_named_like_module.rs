@@ -4,7 +4,6 @@
 
 use crate::analysis::FreeName;
 use crate::synth::bindings::{usage_of, value_binding};
-use crate::synth::error_text::quoted;
 use crate::synth::library_names;
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
@@ -20,15 +19,13 @@ impl Rule for VariableNamedLikeModule {
         Stage::Refine
     }
     fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
-        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.error.obj_type.as_deref() == Some("module"))
+        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.module_lacking_member().is_some())
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let e = fail.error;
-        let base = fail.base;
-        let line = fail.line;
+        let (base, line) = (fail.base, fail.line);
         let mut out = Vec::new();
-        let Some(module) = quoted(&e.message) else { return out };
+        let Some(module) = fail.module_lacking_member() else { return out };
         let last_import = base.binding(&module).is_some_and(|b| b.import_only() && b.choice + 1 >= b.candidates.len());
         let usage = usage_of(ctx, &module);
         if last_import && library_names::may_be_a_variable(ctx, &module, &usage) && !base.not_modules.contains(&module) {
