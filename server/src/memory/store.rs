@@ -75,13 +75,17 @@ fn is_corruption(e: &rusqlite::Error) -> bool {
     matches!(e.sqlite_error_code(), Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase))
 }
 
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(e.sqlite_error_code(), Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked))
+}
+
 impl Store {
     /// Open (or create) the store in `dir`; a corrupt or unknown file is
     /// moved aside (`memory.sqlite3.corrupt-<time>`) and rebuilt.
     pub fn open(dir: &Path) -> Result<Store, MemoryError> {
         std::fs::create_dir_all(dir).map_err(|e| MemoryError::Io(dir.to_path_buf(), e))?;
         let path = dir.join(FILE);
-        match Self::open_checked(&path) {
+        match Self::open_retrying(&path) {
             Ok(conn) => Ok(Store { conn: Mutex::new(conn), path, moved_aside: None }),
             Err(OpenError::Unusable(why)) => {
                 tracing::warn!("memory store {} is unusable ({why}); moving it aside", path.display());
@@ -93,6 +97,20 @@ impl Store {
                 Ok(Store { conn: Mutex::new(conn), path, moved_aside: Some(aside) })
             }
             Err(OpenError::Sql(e)) => Err(MemoryError::Sql(e)),
+        }
+    }
+
+    /// `open_checked`, again after a pause while another process holds
+    /// the file: switching a new file to WAL takes an exclusive lock and
+    /// SQLite reports "database is locked" at once rather than waiting in
+    /// the busy handler, so two servers starting together would race.
+    fn open_retrying(path: &Path) -> Result<Connection, OpenError> {
+        let deadline = std::time::Instant::now() + BUSY;
+        loop {
+            match Self::open_checked(path) {
+                Err(OpenError::Sql(e)) if is_busy(&e) && std::time::Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
+                other => return other,
+            }
         }
     }
 
