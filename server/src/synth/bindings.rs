@@ -84,12 +84,13 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     if let Some(v) = &real {
         c.push(Candidate::Value(v.clone()));
     }
+    let stdlib_import = stdlib_index::import_for(&f.name, &f.usage);
     if allow_import {
         if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') {
             c.push(Candidate::Import(format!("import {}", f.name)));
         } else if let Some(stmt) = conventional_import(&f.name).or_else(|| well_known_import(&f.name)) {
             c.push(Candidate::Import(stmt.to_string()));
-        } else if let Some(stmt) = stdlib_index::import_for(&f.name, &f.usage).filter(|_| stdlib_index::is_distinctive(&f.name)) {
+        } else if let Some(stmt) = stdlib_import.clone().filter(|_| stdlib_index::is_distinctive(&f.name)) {
             // A name only one standard-library module has, used as what it is.
             c.push(Candidate::Import(stmt));
         } else if !f.usage.attrs.is_empty() && f.usage.calls.is_empty() && crate::knowledge::distribution_for(&f.name).is_some_and(|_| f.name.chars().all(|c| c.is_ascii_lowercase() || c == '_')) {
@@ -111,7 +112,7 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     );
     // A lowercase function name (`tee`, `parse`) is as often the fragment's
     // own helper: the import comes after the inferred values, before the catch-all.
-    if let Some(stmt) = stdlib_index::import_for(&f.name, &f.usage).filter(|_| allow_import && !stdlib_index::is_distinctive(&f.name)) {
+    if let Some(stmt) = stdlib_import.filter(|_| allow_import && !stdlib_index::is_distinctive(&f.name)) {
         let at = c.iter().position(|x| matches!(x, Candidate::Value(v) if v.is_stub())).unwrap_or(c.len());
         c.insert(at, Candidate::Import(stmt));
     }

@@ -83,14 +83,7 @@ pub fn singular(name: &str) -> String {
 }
 
 pub fn camel(name: &str) -> String {
-    let mut out = String::new();
-    for part in name.split('_').filter(|p| !p.is_empty()) {
-        let mut c = part.chars();
-        if let Some(f) = c.next() {
-            out.extend(f.to_uppercase());
-            out.push_str(c.as_str());
-        }
-    }
+    let out = super::value::camel_case(name);
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         format!("C{out}")
     } else {
@@ -162,14 +155,17 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
         "list" | "set" => {
             let el_usage = merged_items(u);
             let el_name = singular(name);
-            let first = if has_evidence(&el_usage) { part(&el_name, &el_usage) } else { element_default(name) };
-            let items: Vec<Value> = (0..list_len(u)).map(|i| vary(&first, i)).collect();
-            // An argument vector (`subprocess.run(cmd)`) holds strings: a command that runs.
-            let items = if is_command(u) && !has_evidence(&el_usage) { vec![Value::Str("echo".into()), Value::Str("hello".into())] } else { items };
+            let items: Vec<Value> = if has_evidence(&el_usage) || !is_command(u) {
+                let first = if has_evidence(&el_usage) { part(&el_name, &el_usage) } else { element_default(name) };
+                (0..list_len(u)).map(|i| vary(&first, i)).collect()
+            } else {
+                // An argument vector (`subprocess.run(cmd)`) holds strings: a command that runs.
+                vec![Value::Str("echo".into()), Value::Str("hello".into())]
+            };
             if kind == "set" { Value::Set(items) } else { Value::List(items) }
         }
         // `next(it)`: only an iterator has `__next__`; its items as a list would have.
-        "iterator" => Value::Expr { code: format!("iter({})", build("list", name, u, depth).expr()), imports: vec![] },
+        "iterator" => Value::Call { func: "iter".into(), args: vec![build("list", name, u, depth)], kwargs: vec![], imports: vec![] },
         "tuple" => {
             let n = u.unpack.unwrap_or_else(|| list_len(u).min(3));
             let items = (0..n)

@@ -260,15 +260,21 @@ pub fn class_ident(class: &str) -> &str {
     class.split('(').next().unwrap_or(class)
 }
 
-pub(super) fn class_name_for(attr: &str) -> String {
+/// `snake_name` -> `SnakeName`.
+pub(super) fn camel_case(name: &str) -> String {
     let mut out = String::new();
-    for part in attr.split('_').filter(|p| !p.is_empty()) {
+    for part in name.split('_').filter(|p| !p.is_empty()) {
         let mut c = part.chars();
         if let Some(f) = c.next() {
             out.extend(f.to_uppercase());
             out.push_str(c.as_str());
         }
     }
+    out
+}
+
+pub(super) fn class_name_for(attr: &str) -> String {
+    let out = camel_case(attr);
     if out.is_empty() { "Item".into() } else { out }
 }
 
