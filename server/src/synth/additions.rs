@@ -45,10 +45,12 @@ pub(super) fn local_module(ctx: &Context, module: &str) -> LocalModule {
             if name == "*" {
                 continue;
             }
-            // Used with members of its own (`reactor.callLater(...)`): an object that has them.
+            // A lowercase name is what its use says (an object with the
+            // members read, `reactor.callLater(...)`; text passed where text
+            // goes; a function when called); with no use, a function.
             let usage = ctx.analysis.imported_usage.get(alias.as_deref().unwrap_or(name));
             let value = match usage {
-                Some(u) if !u.attrs.is_empty() && u.calls.is_empty() && !name.starts_with(char::is_uppercase) => infer::best(name, u, 1),
+                Some(u) if *u != Usage::default() && !name.starts_with(char::is_uppercase) && !infer::is_exception_name(name) => infer::best(name, u, 1),
                 _ => member_value(name, true),
             };
             m.members.push((name.clone(), value));

@@ -103,6 +103,7 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
         }
     }
     // Never a hand-written class with the real type's members after it.
+    let first_inferred = c.len();
     let inferred = infer::candidates(&f.name, &f.usage).into_iter();
     c.extend(
         inferred
@@ -111,9 +112,11 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
             .map(Candidate::Value),
     );
     // A lowercase function name (`tee`, `parse`) is as often the fragment's
-    // own helper: the import comes after the inferred values, before the catch-all.
+    // own helper: the import comes second, after the value its use suggests
+    // (and before any stub), so that a failing guess reaches it next.
     if let Some(stmt) = stdlib_import.filter(|_| allow_import && !stdlib_index::is_distinctive(&f.name)) {
-        let at = c.iter().position(|x| matches!(x, Candidate::Value(v) if v.is_stub())).unwrap_or(c.len());
+        let stub = c.iter().position(|x| matches!(x, Candidate::Value(v) if v.is_stub())).unwrap_or(c.len());
+        let at = stub.min(first_inferred + 1).min(c.len());
         c.insert(at, Candidate::Import(stmt));
     }
     Binding::new(f.name.clone(), c)

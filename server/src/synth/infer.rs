@@ -213,6 +213,13 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
             }
             Value::Dict(items)
         }
+        "pathlib" => {
+            // A folder when the fragment joins onto it, else a file its
+            // callees can read.
+            let file = if u.operators.contains("/") || is_dir_name(name) { ".".to_string() } else { string_for(name, &Usage::default()) };
+            let file = if file.contains('.') || file == "." { file } else { format!("{file}.txt") };
+            call("Path", vec![Value::Str(file)], "from pathlib import Path")
+        }
         "datetime" => call("datetime.datetime", [2024, 1, 15, 10, 30].map(Value::Int).into(), "import datetime"),
         "date" => call("datetime.date", [2024, 1, 15].map(Value::Int).into(), "import datetime"),
         // Spelled through its own name: the fragment often rebinds `datetime` to the class.
@@ -241,6 +248,10 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
                 // default text of its inputs): `if out == text` must not hold by accident.
                 Some(Value::Str(s)) if s == DEFAULT_TEXT => Value::Str(HELPER_TEXT.into()),
                 Some(v) => v,
+                // A key function (`sorted(xs, key=f)`, `map(f, xs)`) is called
+                // with each element and its results compared or collected:
+                // the element itself always serves, where `None` fails to sort.
+                None if passed_as(u, "key-function") => Value::Expr { code: "args[0]".into(), imports: vec![] },
                 None => Value::None,
             };
             Value::Function { returns: Box::new(ret), is_async: kind == "coroutine" }
@@ -294,7 +305,18 @@ pub fn legacy_method(base: &str, method: &str) -> Option<Value> {
 
 /// Passed where a command's argument vector goes (`subprocess.run(cmd)`).
 fn is_command(u: &Usage) -> bool {
-    u.passed_to.iter().any(|a| argument_kind(&a.callee, a.position, a.keyword.as_deref()) == Some("command"))
+    passed_as(u, "command")
+}
+
+/// A name that says it holds a folder (`out_dir`, `data_folder`).
+fn is_dir_name(name: &str) -> bool {
+    let n = name.to_lowercase();
+    ["dir", "folder", "directory"].iter().any(|w| n == *w || n.ends_with(w))
+}
+
+/// Passed where the callee wants an argument of `kind` (`callee_kinds.txt`).
+fn passed_as(u: &Usage, kind: &str) -> bool {
+    u.passed_to.iter().any(|a| argument_kind(&a.callee, a.position, a.keyword.as_deref()) == Some(kind))
 }
 
 fn element_default(collection: &str) -> Value {

@@ -152,6 +152,14 @@ pub fn fragment_modules(ctx: &Context) -> Vec<String> {
             }
         }
     }
+    for f in &ctx.analysis.free_names {
+        // A bare name used with two members of one library type
+        // (`request.method` and `request.get_json()`): the fragment is
+        // about that library even where its import line was cut off.
+        if let Some((t, _)) = best_type(f.usage.attrs.keys().map(String::as_str), |_| false) {
+            push(t.library());
+        }
+    }
     out
 }
 
@@ -224,9 +232,17 @@ pub fn mimicked_type<'a>(
     ctx: &Context,
     members: impl IntoIterator<Item = &'a str> + Clone,
 ) -> Option<&'static LibraryType> {
-    let imported = |lib: &str| uses_library(ctx, lib);
+    best_type(members, |lib| uses_library(ctx, lib)).map(|(t, _)| t)
+}
+
+/// The table's type sharing the most of `members` (on a tie, the table's
+/// first), with how many: two or more, or one of its own when `imported`
+/// says the fragment uses the type's library.
+fn best_type<'a>(
+    members: impl IntoIterator<Item = &'a str> + Clone,
+    imported: impl Fn(&str) -> bool,
+) -> Option<(&'static LibraryType, usize)> {
     let count = |list: &[String]| members.clone().into_iter().filter(|m| list.iter().any(|o| o == m)).count();
-    // The type sharing the most members; on a tie, the table's first.
     table()
         .iter()
         .map(|t| (t, count(&t.members), count(&t.also)))
@@ -236,7 +252,6 @@ pub fn mimicked_type<'a>(
             Some((_, m)) if m >= n => best,
             _ => Some((t, n)),
         })
-        .map(|(t, _)| t)
 }
 
 /// The table's recipe for library type `ty` (`flask.Flask`): the
@@ -282,6 +297,8 @@ mod tests {
                 mimicked_type(ctx, ["execute", "fetchall"]).unwrap().name,
                 "sqlite3.Cursor"
             );
+        });
+        with_ctx("cur.execute('select 1')\nprint(cart.total)\n", |ctx| {
             assert!(
                 mimicked_type(ctx, ["execute"]).is_none(),
                 "one member is not enough alone"
@@ -290,6 +307,21 @@ mod tests {
                 mimicked_type(ctx, ["items", "get", "total"]).is_none(),
                 "builtin members and the user's own do not count"
             );
+        });
+    }
+
+    #[test]
+    fn another_name_used_as_a_library_type_means_the_fragment_uses_that_library() {
+        // No flask import: `request` used with two members of flask's
+        // request says the fragment is a Flask view, so `@app.route` alone
+        // is enough for `app` to be the application.
+        let src = "@app.route('/hello', methods=['POST'])\ndef hello():\n    if request.method == 'POST':\n        return request.get_json()\n";
+        with_ctx(src, |ctx| {
+            assert!(fragment_modules(ctx).contains(&"flask".to_string()));
+            assert_eq!(mimicked_type(ctx, ["route"]).unwrap().name, "flask.Flask");
+        });
+        with_ctx("@app.route('/hello')\ndef hello():\n    return 'hi'\n", |ctx| {
+            assert!(mimicked_type(ctx, ["route"]).is_none(), "one member, nothing else about flask");
         });
     }
 

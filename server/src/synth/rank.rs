@@ -124,6 +124,10 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         add(&mut scores, "dict", 2);
         add(&mut scores, "str", 1);
     }
+    if u.operators.contains("/") && is_path_name(name) {
+        // `out_dir / name`: joining paths, the other meaning of `/`.
+        add(&mut scores, "pathlib", 6);
+    }
     for op in &u.operators {
         if ["+", "-", "*", "/", "//", "**", "<", ">", "<=", ">="].contains(&op.as_str()) {
             add(&mut scores, "int", 2);
@@ -172,17 +176,20 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     for arg in &u.passed_to {
         if let Some(k) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             let k = match k {
-                "path" | "dir" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" => "str",
+                "path" | "dir" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" | "open-mode" => "str",
                 "number-list" | "iterable" | "command" | "records" => "list",
                 // `len` fits strings, lists and dicts alike: `u.len` scores it.
                 "sized" => continue,
                 "type" => "class",
+                "key-function" => "function",
                 "zero" => "int",
                 "any" => continue,
                 other => static_kind(other),
             };
-            {
-                add(&mut scores, k, 5);
+            add(&mut scores, k, 5);
+            if k == "str" && matches!(arg_kind_of(arg), Some("path" | "dir")) {
+                // Every path-taking callee takes a `pathlib.Path` too.
+                add(&mut scores, "pathlib", 4);
             }
         }
     }
@@ -233,7 +240,7 @@ fn is_elementwise(u: &Usage) -> bool {
 pub(super) fn static_kind(k: &str) -> &'static str {
     const ALL: &[&str] = &[
         "str", "bytes", "list", "dict", "set", "int", "float", "datetime", "date", "file", "ndarray",
-        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception", "fraction", "iterator",
+        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception", "fraction", "iterator", "pathlib",
     ];
     ALL.iter().find(|a| **a == k).copied().unwrap_or("object")
 }
@@ -252,6 +259,16 @@ pub fn is_exception_name(name: &str) -> bool {
 }
 
 /// A kind the name itself suggests, when it suggests one.
+fn arg_kind_of(arg: &crate::analysis::ArgUse) -> Option<&'static str> {
+    argument_kind(&arg.callee, arg.position, arg.keyword.as_deref())
+}
+
+/// A name that says it holds a file-system path (`out_dir`, `base_path`).
+pub(super) fn is_path_name(name: &str) -> bool {
+    let n = name.to_lowercase();
+    ["path", "dir", "folder", "directory"].iter().any(|w| n == *w || n.ends_with(&format!("_{w}")) || n.ends_with(w) && n.len() > w.len() + 2)
+}
+
 pub(super) fn name_hint(name: &str) -> Option<&'static str> {
     let k = name_kind(name);
     let n = name.to_lowercase();

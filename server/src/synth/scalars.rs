@@ -28,6 +28,8 @@ pub(super) fn string_for(name: &str, u: &Usage) -> String {
             Some("attr-name") => return "name".into(),
             Some("agg-name") => return "sum".into(),
             Some("encoding") => return "utf-8".into(),
+            // Reading: the mode every file the prefix creates allows.
+            Some("open-mode") => return "r".into(),
             // A module every interpreter has.
             Some("module-name") => return "json".into(),
             Some("int") => return "42".into(),

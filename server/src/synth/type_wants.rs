@@ -72,7 +72,7 @@ pub fn library_value(class: &str) -> Option<Value> {
     table.iter().find(|(c, _)| *c == class).map(|(_, v)| v.clone())
 }
 
-const KINDS: &[&str] = &["str", "bytes", "int", "float", "bool", "list", "tuple", "dict", "set", "function", "datetime", "date", "ndarray", "dataframe", "series", "iterator"];
+const KINDS: &[&str] = &["str", "bytes", "int", "float", "bool", "list", "tuple", "dict", "set", "function", "datetime", "date", "ndarray", "dataframe", "series", "iterator", "pathlib"];
 
 fn wanted(name: &str) -> Option<Wanted> {
     if let Some(v) = library_value(name) {

@@ -263,7 +263,9 @@ pub fn class_ident(class: &str) -> &str {
 /// `snake_name` -> `SnakeName`.
 pub(super) fn camel_case(name: &str) -> String {
     let mut out = String::new();
-    for part in name.split('_').filter(|p| !p.is_empty()) {
+    // Words are split at anything an identifier cannot hold (a key such as
+    // `'sin(x)'` or `'first name'` names a class too).
+    for part in name.split(|c: char| c == '_' || !(c.is_alphanumeric())).filter(|p| !p.is_empty()) {
         let mut c = part.chars();
         if let Some(f) = c.next() {
             out.extend(f.to_uppercase());

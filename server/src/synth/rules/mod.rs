@@ -151,6 +151,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &NextCandidate,
         // Evolution, per branch.
         &Membership,
+        &AttributePresence,
         &Equality,
         &Identity,
         &Conjunction,

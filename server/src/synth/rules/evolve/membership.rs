@@ -1,9 +1,11 @@
 //! `a in b` with both sides dotted paths: a variant where `b` holds `a`
 //! (a mapping when the fragment then looks `b[a]` up; a fragment variable
-//! holds what the best run saw it hold first).
+//! holds what the best run saw it hold first). With a literal item
+//! (`"@" in netloc`, `3 in ids`) the container flips: it gets the item when
+//! it lacked it, loses it when it had it, so the other side runs.
 
 use crate::synth::error_text::{key_value, parse_literal_key};
-use crate::analysis::Condition;
+use crate::analysis::{Condition, Constant};
 use crate::synth::paths::value_at_mut;
 use crate::synth::value::Value;
 use crate::synth::prefix::Prefix;
@@ -32,11 +34,12 @@ fn membership_variants(ctx: &Context, best: &Attempt, condition: &Condition) -> 
         Condition::Not { operand } => &**operand,
         c => c,
     });
-    let Some((a, b)) = tests.into_iter().find_map(|c| match c {
+    let tests: Vec<&Condition> = tests.collect();
+    let Some((a, b)) = tests.iter().find_map(|c| match c {
         Condition::Membership { item, container, .. } => Some((item.dotted()?, container.dotted()?)),
         _ => None,
     }) else {
-        return Vec::new();
+        return tests.iter().find_map(|c| literal_membership(best, c)).into_iter().collect();
     };
     let mut p = best.prefix.clone();
     // A fragment variable (`for name in chain(bps, (None,))`) holds what the
@@ -64,6 +67,53 @@ fn membership_variants(ctx: &Context, best: &Attempt, condition: &Condition) -> 
             vec![p]
         }
         None => Vec::new(),
+    }
+}
+
+/// `"@" in s` / `3 in ids` / `"debug" in opts` with the container a value of
+/// the prefix: a variant where the container holds the item if it did not,
+/// and does not if it did.
+fn literal_membership(best: &Attempt, test: &Condition) -> Option<Prefix> {
+    let Condition::Membership { item, container, .. } = test else { return None };
+    let Condition::Constant { value } = &**item else { return None };
+    let item = match value {
+        Constant::Str(s) => Value::Str(s.clone()),
+        Constant::Int(i) => Value::Int(*i),
+        _ => return None,
+    };
+    let mut p = best.prefix.clone();
+    let held = value_at_mut(&mut p, &container.dotted()?)?;
+    match (held, &item) {
+        (Value::Str(s), Value::Str(c)) if !c.is_empty() => {
+            *s = if s.contains(c.as_str()) { s.replace(c.as_str(), "") } else { with_inside(s, c) };
+        }
+        (Value::List(items) | Value::Set(items) | Value::Tuple(items), _) => {
+            if items.contains(&item) {
+                items.retain(|v| *v != item);
+            } else {
+                items.insert(0, item);
+            }
+        }
+        (Value::Dict(kv), _) => {
+            if kv.iter().any(|(k, _)| *k == item) {
+                kv.retain(|(k, _)| *k != item);
+            } else {
+                let v = kv.first().map_or(Value::Int(1), |(_, v)| v.clone());
+                kv.insert(0, (item, v));
+            }
+        }
+        _ => return None,
+    }
+    Some(p)
+}
+
+/// `text` with `sep` inside it, where a separator goes (`user@host`,
+/// `key=value`): after its first word, or between two copies of a single word.
+fn with_inside(text: &str, sep: &str) -> String {
+    match text.split_once(' ') {
+        Some((head, rest)) => format!("{head}{sep}{rest}"),
+        None if text.is_empty() => format!("a{sep}b"),
+        None => format!("{text}{sep}{text}"),
     }
 }
 
@@ -107,6 +157,18 @@ mod tests {
             ## 1
             key = 'apple'
             table = {'apple': 'The quick brown fox jumps over the lazy dog'}
+        "#]]);
+    }
+
+    #[test]
+    fn a_literal_tested_in_a_container_is_put_in_or_taken_out() {
+        branch(&super::Membership, "if '@' not in netloc:\n    print(netloc)\nuser, host = netloc.split('@')\n", 1, &[1], expect![[r#"
+            ## 1
+            netloc = 'The@quick brown fox jumps over the lazy dog'
+        "#]]);
+        branch(&super::Membership, "if 3 in ids:\n    print(ids)\n", 1, &[1], expect![[r#"
+            ## 1
+            ids = [1, 2]
         "#]]);
     }
 }

@@ -2,6 +2,7 @@
 //! uncovered: per branch (`Stage::Branch`: the condition's values) and per
 //! run (`Stage::Evolve`: handlers, bodies, the environment).
 
+mod attribute_presence;
 mod body_drivers;
 mod conjunction;
 mod equality;
@@ -12,6 +13,7 @@ mod optional_environment;
 mod other_values;
 mod tested_paths;
 
+pub use attribute_presence::AttributePresence;
 pub use body_drivers::BodyDrivers;
 pub use conjunction::Conjunction;
 pub use equality::Equality;

@@ -2,7 +2,7 @@
 //! after it (a generator drained with `list`, a coroutine run with
 //! `asyncio.run`), so that their bodies run.
 
-use crate::analysis::Wrap;
+use crate::analysis::{FunctionDef, Wrap};
 use crate::synth::blocks::referenced;
 use crate::synth::drivers::driver_args;
 use crate::synth::prefix::Prefix;
@@ -45,6 +45,13 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
         }
         done.push(&f.name);
         let mut call = format!("{}({})", f.name, driver_args(ctx, p, f, false));
+        if is_context_manager(f) {
+            p.driver.insert(0, entered(f, &call));
+            if f.is_async && !p.driver.iter().any(|d| d == "import asyncio") {
+                p.driver.insert(0, "import asyncio".into());
+            }
+            continue;
+        }
         if f.is_generator {
             call = format!("list({call})");
         }
@@ -79,6 +86,22 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
         if c.methods.iter().any(|m| m.is_async) && !p.driver.iter().any(|d| d == "import asyncio") {
             p.driver.insert(0, "import asyncio".into());
         }
+    }
+}
+
+/// `@contextmanager` makes a generator function a context-manager factory:
+/// its body runs on entering and leaving a `with`, not by iterating it.
+fn is_context_manager(f: &FunctionDef) -> bool {
+    const DECORATORS: &[&str] = &["contextmanager", "contextlib.contextmanager", "asynccontextmanager", "contextlib.asynccontextmanager"];
+    f.is_generator && f.decorators.iter().any(|d| DECORATORS.contains(&d.target.as_str()))
+}
+
+/// The driver statement that enters and leaves the context manager `call`.
+fn entered(f: &FunctionDef, call: &str) -> String {
+    if f.is_async {
+        format!("async def _enter_{name}():\n    async with {call}:\n        pass\n\n\nasyncio.run(_enter_{name}())", name = f.name)
+    } else {
+        format!("with {call}:\n    pass")
     }
 }
 
@@ -119,6 +142,31 @@ mod tests {
                 return None
             -- driver --
             cached(path)(func)()
+        "#]]);
+    }
+
+    #[test]
+    fn a_context_manager_is_entered_not_iterated() {
+        let src = "from contextlib import contextmanager\n\n@contextmanager\ndef opened(path):\n    f = open(path)\n    try:\n        yield f\n    finally:\n        f.close()\n";
+        initial_after(&super::Driver, src, expect![[r#"
+            ## 1
+            path = 'data.txt'
+            -- driver --
+            with opened(path):
+                pass
+        "#]]);
+        let src = "import contextlib\n\n@contextlib.asynccontextmanager\nasync def session(url):\n    yield url\n";
+        initial_after(&super::Driver, src, expect![[r#"
+            ## 1
+            url = 'https://example.com/api/items'
+            -- driver --
+            import asyncio
+            async def _enter_session():
+                async with session(url):
+                    pass
+
+
+            asyncio.run(_enter_session())
         "#]]);
     }
 }

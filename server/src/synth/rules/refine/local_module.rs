@@ -57,7 +57,7 @@ mod tests {
 
 
             def parse_row(*args, **kwargs):
-                return None
+                return 'Pack my box with five dozen liquor jugs'
         "#]]);
     }
 }
