@@ -323,7 +323,7 @@ impl Engine {
         // Phase 1 and 2 of memory: what worked, for the next fragment.
         let tried = watch.tried();
         if self.memory.templates_enabled() && !progress.cancelled() {
-            let job = extract::Job { ctx: &ctx, best: &chosen.result.best, offers: &offers, tried: &tried, install: opts.install, installed: &chosen.environment.installed };
+            let job = extract::Job { ctx: &ctx, best: &chosen.result.best, first: &first, offers: &offers, tried: &tried, install: opts.install, installed: &chosen.environment.installed };
             self.memory.learn(extract::extract(&job));
         }
         let memory_report = self.memory.templates_enabled().then(|| MemoryReport {

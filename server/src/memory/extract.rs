@@ -5,6 +5,9 @@
 //!   (a literal or expression, an object, a function, a class: never the
 //!   placeholder nor a stand-in, see `stored_value`) whose first use ran:
 //!   keyed by the name's usage signature.
+//!   It is `found` when the rules' own first prefix had another value for
+//!   the name (the search, or a remembered template leading, got there):
+//!   only such a template may lead a later first run (`recall`).
 //! - A remembered template that was tried (its line is in a program that
 //!   ran) and that the best prefix does not use: a failure (it is demoted).
 //! - Import name -> distribution pairs that installed and imported, only
@@ -12,13 +15,13 @@
 //! Never a library name: names the rules bind by imports only are skipped,
 //! as in `synth::library_names`.
 
-use super::recall::Offer;
+use super::recall::{same_value, Offer};
 use super::signature::signature_in;
 use super::stored_value::encode;
 use super::store::Observation;
 use crate::knowledge;
 use crate::synth::library_names::library_imports;
-use crate::synth::prefix::Candidate;
+use crate::synth::prefix::{Candidate, Prefix};
 use crate::synth::session::{Attempt, Context};
 use std::collections::BTreeSet;
 
@@ -28,6 +31,8 @@ const MAX_TEMPLATE: usize = 4000;
 pub struct Job<'a> {
     pub ctx: &'a Context<'a>,
     pub best: &'a Attempt,
+    /// The rules' own first prefix (without remembered templates).
+    pub first: &'a Prefix,
     /// The remembered templates offered, and which of them ran (by index).
     pub offers: &'a [Offer],
     pub tried: &'a BTreeSet<usize>,
@@ -58,12 +63,13 @@ pub fn extract(job: &Job) -> Vec<Observation> {
         v.imports(&mut imports);
         imports.sort();
         imports.dedup();
-        out.push(Observation::Template { signature: sig, code, imports, worked: true });
+        let guessed = job.first.binding(&f.name).is_some_and(|g| matches!(g.current(), Candidate::Value(g) if same_value(g, v)));
+        out.push(Observation::Template { signature: sig, code, imports, worked: true, found: !guessed });
     }
     for (i, offer) in job.offers.iter().enumerate() {
         let used = best.prefix.binding(&offer.name).is_some_and(|b| *b.current() == Candidate::Value(offer.value()));
         if job.tried.contains(&i) && !used {
-            out.push(Observation::Template { signature: offer.signature.clone(), code: offer.code.clone(), imports: offer.imports.clone(), worked: false });
+            out.push(Observation::Template { signature: offer.signature.clone(), code: offer.code.clone(), imports: offer.imports.clone(), worked: false, found: false });
         }
     }
     if job.install && imported(best) {

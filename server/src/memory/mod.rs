@@ -142,9 +142,9 @@ impl Memory {
 /// would no longer be the value that ran).
 fn redacted(o: Observation) -> Option<Observation> {
     match o {
-        Observation::Template { signature, code, imports, worked } => {
+        Observation::Template { signature, code, imports, worked, found } => {
             let clean = !has_secret(&signature) && !has_secret(&code) && imports.iter().all(|i| !has_secret(i));
-            clean.then_some(Observation::Template { signature, code, imports, worked })
+            clean.then_some(Observation::Template { signature, code, imports, worked, found })
         }
         Observation::Import { module, distribution } => Some(Observation::Import { module: redact(&module), distribution: redact(&distribution) }),
     }

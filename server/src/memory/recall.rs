@@ -6,26 +6,35 @@
 //! The hook: in the first prefix, each value binding gets its remembered
 //! templates among its candidates. A run is the price of trying one, so
 //! where a template goes follows its record on that usage signature:
-//! - one that only ever worked there (`clean`: uses, no failure) is the
-//!   name's first candidate: the first run tries it, and when it is the
-//!   whole answer the runs the rules would spend reaching it are saved;
-//! - one that also failed there (still more uses than failures: worse ones
-//!   are never offered) goes after the rules' first guess and before the
-//!   catch-all, where the rules' own `next-candidate` reaches it when the
-//!   first guess fails on a line that reads the name; it does not jump
-//!   ahead of the rules' targeted refinements (a missing key, an attribute),
-//!   which usually fix a failure in one run.
-//! When the first run (with leading templates) does not run everything, the
-//! rules' own first prefix is the first refinement: one run is the most a
-//! wrong template costs before the search is back on the rules' path.
+//! - one that only ever worked there and that the search *found* there
+//!   (the rules' own first prefix had another value: `leads`) is the
+//!   name's first candidate: the first run tries it, and the runs the rules
+//!   would spend reaching it are saved. One that was only ever the rules'
+//!   first guess where it was learnt does not lead: on an edited fragment
+//!   the rules' guess is made for this text (its constants), the
+//!   remembered one for another;
+//! - any other (still more uses than failures: worse ones are never
+//!   offered) goes after the rules' first guess and before the catch-all,
+//!   where the rules' own `next-candidate` reaches it when the first guess
+//!   fails on a line that reads the name; it does not jump ahead of the
+//!   rules' targeted refinements (a missing key, an attribute), which
+//!   usually fix a failure in one run.
+//! When the first run (with leading templates) raised on a line that reads
+//! a leading name (or in its definition), the rules' own first prefix is
+//! the first refinement: one run is the most a wrong template costs before
+//! the search is back on the rules' path. Any other first run *is* the
+//! first run: the search goes on from it (a line the template never
+//! reached is the evolution's to cover, as without memory).
 //! Otherwise refinements and variants are the rules' own: a remembered value is never
 //! part of the evolution's vocabulary (`alternatives` reads a binding's
-//! other candidates), so it costs no variant run. A template that duplicates
-//! a candidate the rules already have is not offered at all.
+//! other candidates), so it costs no variant run. A template that is a
+//! candidate the rules already have (up to the name of its class, which the
+//! rules derive from the variable's name) is not offered at all.
 
 use super::signature::signature_in;
 use super::stored_value::decode;
 use super::store::Template;
+use crate::synth::lexical::identifiers;
 use crate::synth::library_names::{faked_library_name, library_imports};
 use crate::synth::prefix::{module_of_import, Candidate, Prefix};
 use crate::synth::session::{Attempt, Context};
@@ -46,6 +55,9 @@ pub struct Offer {
     pub imports: Vec<String>,
     /// It worked for this signature every time it was used, and never failed.
     pub clean: bool,
+    /// Clean, and found by a search there (not only the rules' first
+    /// guess): it is the name's first candidate.
+    pub leads: bool,
     value: Value,
 }
 
@@ -80,7 +92,7 @@ pub fn offers(ctx: &Context, first: &Prefix, lookup: &mut dyn FnMut(&str) -> Vec
         for t in lookup(&sig).into_iter().take(PER_NAME) {
             let imports_ok = t.imports.iter().all(|i| plain_import(i) && module_of_import(i).is_some_and(|m| ctx.stdlib.contains(top(&m)) || available.contains(top(&m))));
             let Some(value) = decode(&t.code, &t.imports) else { continue };
-            let offer = Offer { name: b.name.clone(), signature: sig.clone(), code: t.code, imports: t.imports, clean: t.uses > 0 && t.failures == 0, value };
+            let offer = Offer { name: b.name.clone(), signature: sig.clone(), code: t.code, imports: t.imports, clean: t.uses > 0 && t.failures == 0, leads: t.uses > 0 && t.failures == 0 && t.found > 0, value };
             if imports_ok && !spelled_by(&b.candidates, &offer.value) && !out.iter().any(|o: &Offer| o.name == offer.name && o.code == offer.code) {
                 out.push(offer);
             }
@@ -92,11 +104,41 @@ pub fn offers(ctx: &Context, first: &Prefix, lookup: &mut dyn FnMut(&str) -> Vec
 /// Whether a candidate already is this value (the rules' own guess), or
 /// spells this expression.
 fn spelled_by(candidates: &[Candidate], value: &Value) -> bool {
-    candidates.iter().any(|c| match (c, value) {
-        (Candidate::Value(v), _) if v == value => true,
-        (Candidate::Value(v), Value::Expr { code, .. }) => !v.needs_definition() && v.expr() == *code,
-        _ => false,
-    })
+    candidates.iter().any(|c| matches!(c, Candidate::Value(v) if same_value(v, value)))
+}
+
+/// The same value, up to the names of its classes (the rules name a class
+/// after the variable: `alpha = Alpha()` is `optimize = Optimize()`), or
+/// the same expression spelled as a remembered one.
+pub fn same_value(a: &Value, b: &Value) -> bool {
+    let (a, b) = (unnamed(a), unnamed(b));
+    a == b
+        || match (&a, &b) {
+            (v, Value::Expr { code, .. }) | (Value::Expr { code, .. }, v) => !v.needs_definition() && v.expr() == *code,
+            _ => false,
+        }
+}
+
+/// `v` with every class name blanked (a base in parentheses is kept: an
+/// `isinstance` check reads it).
+fn unnamed(v: &Value) -> Value {
+    let all = |vs: &[Value]| vs.iter().map(unnamed).collect::<Vec<_>>();
+    let members = |ms: &[(String, Value)]| ms.iter().map(|(n, v)| (n.clone(), unnamed(v))).collect::<Vec<_>>();
+    let base = |class: &str| class.find('(').map(|i| class[i..].to_string()).unwrap_or_default();
+    match v {
+        Value::List(vs) => Value::List(all(vs)),
+        Value::Tuple(vs) => Value::Tuple(all(vs)),
+        Value::Set(vs) => Value::Set(all(vs)),
+        Value::Dict(kv) => Value::Dict(kv.iter().map(|(k, v)| (unnamed(k), unnamed(v))).collect()),
+        Value::Call { func, args, kwargs, imports } => Value::Call { func: func.clone(), args: all(args), kwargs: members(kwargs), imports: imports.clone() },
+        Value::Object { class, attrs, methods } => Value::Object { class: base(class), attrs: members(attrs), methods: members(methods) },
+        Value::Function { returns, is_async } => Value::Function { returns: Box::new(unnamed(returns)), is_async: *is_async },
+        Value::Class { attrs, methods } => Value::Class { attrs: members(attrs), methods: members(methods) },
+        Value::Derived { class, base: b, value, attrs, methods } => {
+            Value::Derived { class: base(class), base: b.clone(), value: Box::new(unnamed(value)), attrs: members(attrs), methods: members(methods) }
+        }
+        other => other.clone(),
+    }
 }
 
 fn top(module: &str) -> &str {
@@ -125,7 +167,7 @@ impl Proposer for Remembering<'_> {
     fn initial(&self, ctx: &Context) -> Prefix {
         let mut p = self.rules.initial(ctx);
         let plain = p.clone();
-        // Each name's first clean offer leads; the rest follow the rules' first guess.
+        // Each name's first leading offer leads; the rest follow the rules' first guess.
         let mut leading: BTreeSet<&str> = BTreeSet::new();
         for offer in &self.offers {
             let Some(b) = p.binding_mut(&offer.name) else { continue };
@@ -133,7 +175,7 @@ impl Proposer for Remembering<'_> {
                 continue;
             }
             let candidate = Candidate::Value(offer.value());
-            if offer.clean && leading.insert(offer.name.as_str()) {
+            if offer.leads && leading.insert(offer.name.as_str()) {
                 b.candidates.insert(0, candidate);
                 b.choice = 0;
                 continue;
@@ -170,18 +212,33 @@ impl Proposer for Remembering<'_> {
 }
 
 impl Remembering<'_> {
-    /// The first run, with leading templates, did not run everything: the
-    /// rules' own first prefix is tried next (once, before any refinement),
-    /// so a template that does not fit this fragment costs that one run and
-    /// the search goes on from wherever got further, never stuck refining
-    /// a remembered value that was the wrong start. (The first prefix is
-    /// recomputed: it is a pure function of the fragment.)
+    /// The first run, with leading templates, raised on a line that reads a
+    /// leading name (or in a definition of the prefix): the rules' own first
+    /// prefix is tried next (once, before any refinement), so a template
+    /// that does not fit this fragment costs that one run and the search
+    /// goes on from wherever got further, never stuck refining a
+    /// remembered value that was the wrong start. Any other outcome is the
+    /// first run's, as the rules' own first run would be: the search goes
+    /// on from it. (The first prefix is recomputed: it is a pure function
+    /// of the fragment.)
     fn fallback(&self, ctx: &Context, attempt: &Attempt) -> Option<Prefix> {
-        if !self.offers.iter().any(|o| o.clean) || attempt.completed() && attempt.coverage.is_full() {
+        let leading: Vec<&str> = self.offers.iter().filter(|o| o.leads).map(|o| o.name.as_str()).collect();
+        if leading.is_empty() || attempt.outcome.exception.is_none() {
             return None;
         }
         let first = self.initial(ctx);
         if attempt.prefix.render() != first.render() || attempt.prefix.suffix() != first.suffix() {
+            return None;
+        }
+        let blamed = match attempt.failing_line() {
+            Some(line) => reads(ctx, line).iter().any(|n| leading.contains(&n.as_str())),
+            // Raised in the prefix: blamed when in a leading template's definition.
+            None => attempt.outcome.exception.as_ref().and_then(|e| e.line).is_some_and(|l| {
+                let head = attempt.program.prefix.lines().take(l as usize).collect::<Vec<_>>().into_iter().rev().find(|t| !t.is_empty() && !t.starts_with([' ', '\t']));
+                head.is_some_and(|h| self.offers.iter().any(|o| o.leads && o.rendered().lines().any(|r| r == h)))
+            }),
+        };
+        if !blamed {
             return None;
         }
         let plain = self.rules.initial(ctx);
@@ -198,4 +255,28 @@ impl Remembering<'_> {
             has(variant) && !has(best)
         })
     }
+}
+
+/// The names fragment line `line` reads: on the line itself, and through
+/// the assignments before it that the line's names come from (`y = x[0]`
+/// then `y.upper()` reads `x`).
+fn reads(ctx: &Context, line: u32) -> BTreeSet<String> {
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    let mut frontier = identifiers(ctx.line_text(line));
+    // A few hops are enough: a chain longer than that is not this line's.
+    for _ in 0..5 {
+        let mut next = Vec::new();
+        for name in frontier {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            for (l, names) in ctx.analysis.assigned.range(..=line) {
+                if names.contains(&name) {
+                    next.extend(identifiers(ctx.line_text(*l)));
+                }
+            }
+        }
+        frontier = next;
+    }
+    seen
 }

@@ -49,6 +49,11 @@ pub const MIGRATIONS: &[&str] = &[
     //    results cache by age.
     "CREATE INDEX templates_rank ON templates (signature, uses, last_used);
     CREATE INDEX results_age ON results (last_used);",
+    // 3: how often a template was kept where the rules' own first prefix
+    //    had another value for the name (the search, not the first guess,
+    //    found it): only such a template may lead a later first run.
+    "ALTER TABLE observations ADD COLUMN found INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE templates ADD COLUMN found INTEGER NOT NULL DEFAULT 0;",
 ];
 
 /// The version a store has once every migration is applied.

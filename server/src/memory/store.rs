@@ -28,14 +28,18 @@ pub struct Template {
     pub imports: Vec<String>,
     pub uses: i64,
     pub failures: i64,
+    /// Of its uses, those where the rules' own first prefix had another
+    /// value for the name: the search (or this template leading) found it.
+    pub found: i64,
     pub last_used: i64,
 }
 
 /// What phase 1 records after a job, before consolidation folds it in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Observation {
-    /// A template that ran (`worked`) or was tried and lost (`!worked`).
-    Template { signature: String, code: String, imports: Vec<String>, worked: bool },
+    /// A template that ran (`worked`) or was tried and lost (`!worked`);
+    /// `found`: it worked where the rules' first prefix had another value.
+    Template { signature: String, code: String, imports: Vec<String>, worked: bool, found: bool },
     /// An import that installed (with consent) and imported.
     Import { module: String, distribution: String },
 }
@@ -169,10 +173,10 @@ impl Store {
         let t = now();
         for o in observations {
             match o {
-                Observation::Template { signature, code, imports, worked } => {
+                Observation::Template { signature, code, imports, worked, found } => {
                     tx.execute(
-                        "INSERT INTO observations (kind, signature, value, extra, worked, at) VALUES ('template', ?1, ?2, ?3, ?4, ?5)",
-                        params![signature, code, serde_json::to_string(imports).unwrap_or_default(), *worked as i64, t],
+                        "INSERT INTO observations (kind, signature, value, extra, worked, found, at) VALUES ('template', ?1, ?2, ?3, ?4, ?5, ?6)",
+                        params![signature, code, serde_json::to_string(imports).unwrap_or_default(), *worked as i64, (*worked && *found) as i64, t],
                     )?;
                 }
                 Observation::Import { module, distribution } => {
@@ -193,7 +197,7 @@ impl Store {
     pub fn templates_for(&self, signature: &str, limit: usize) -> Result<Vec<Template>, MemoryError> {
         let conn = self.conn();
         let mut stmt = conn.prepare_cached(
-            "SELECT signature, code, imports, uses, failures, last_used FROM templates
+            "SELECT signature, code, imports, uses, failures, found, last_used FROM templates
              WHERE signature = ?1 AND uses > failures
              ORDER BY uses - 2 * failures DESC, last_used DESC, code LIMIT ?2",
         )?;
@@ -240,12 +244,13 @@ impl Store {
         // Duplicates merge: the same signature and code is one template,
         // its uses and failures summed, its last use the latest.
         tx.execute(
-            "INSERT INTO templates (signature, code, imports, uses, failures, last_used)
-             SELECT signature, value, MAX(extra), SUM(worked), SUM(1 - worked), MAX(at)
+            "INSERT INTO templates (signature, code, imports, uses, failures, found, last_used)
+             SELECT signature, value, MAX(extra), SUM(worked), SUM(1 - worked), SUM(found), MAX(at)
              FROM observations WHERE kind = 'template' AND id <= ?1 GROUP BY signature, value
              ON CONFLICT (signature, code) DO UPDATE SET
                 uses = uses + excluded.uses,
                 failures = failures + excluded.failures,
+                found = found + excluded.found,
                 last_used = MAX(last_used, excluded.last_used)",
             [last],
         )?;
@@ -295,7 +300,7 @@ impl Store {
     /// What is remembered, as JSON (results by key only: reports are large).
     pub fn export(&self) -> Result<serde_json::Value, MemoryError> {
         let conn = self.conn();
-        let mut stmt = conn.prepare("SELECT signature, code, imports, uses, failures, last_used FROM templates ORDER BY signature, uses - 2 * failures DESC")?;
+        let mut stmt = conn.prepare("SELECT signature, code, imports, uses, failures, found, last_used FROM templates ORDER BY signature, uses - 2 * failures DESC")?;
         let templates: Vec<Template> = stmt.query_map([], template_row)?.collect::<Result<_, _>>()?;
         let mut stmt = conn.prepare("SELECT module, distribution, uses, last_used FROM imports ORDER BY module")?;
         let imports: Vec<serde_json::Value> = stmt
@@ -337,7 +342,8 @@ fn template_row(r: &rusqlite::Row) -> rusqlite::Result<Template> {
         imports: serde_json::from_str(&imports).unwrap_or_default(),
         uses: r.get(3)?,
         failures: r.get(4)?,
-        last_used: r.get(5)?,
+        found: r.get(5)?,
+        last_used: r.get(6)?,
     })
 }
 

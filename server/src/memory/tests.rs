@@ -13,7 +13,7 @@ use crate::synth::Proposer;
 use std::collections::BTreeSet;
 
 fn template(sig: &str, code: &str, worked: bool) -> Observation {
-    Observation::Template { signature: sig.into(), code: code.into(), imports: vec![], worked }
+    Observation::Template { signature: sig.into(), code: code.into(), imports: vec![], worked, found: false }
 }
 
 #[test]
@@ -224,8 +224,9 @@ fn ctx_for<'a>(src: &'a str, analysis: &'a crate::analysis::Analysis, stdlib: &'
     Context { fragment: src, analysis, stdlib }
 }
 
+/// A template the search found (not the rules' first guess) each time it worked.
 fn remembered(sig: &str, code: &str, uses: i64, failures: i64) -> store::Template {
-    store::Template { signature: sig.into(), code: code.into(), imports: vec![], uses, failures, last_used: 1 }
+    store::Template { signature: sig.into(), code: code.into(), imports: vec![], uses, failures, found: uses, last_used: 1 }
 }
 
 #[test]
@@ -342,8 +343,69 @@ fn a_leading_template_that_fails_costs_one_run_then_the_rules_start_over() {
     let later = attempt(&ctx, later, RunStatus::Raised, Some(raised("KeyError", "'age'", 2)), &[1]);
     assert_eq!(memory.refine(&ctx, &later), Deterministic.refine(&ctx, &later));
     // A first run that ran everything needs nothing more.
-    let ran = attempt(&ctx, start, RunStatus::Completed, None, &[1, 2]);
+    let ran = attempt(&ctx, start.clone(), RunStatus::Completed, None, &[1, 2]);
     assert!(!memory.refine(&ctx, &ran).iter().any(|p| p.render() == first.render()));
+    // A first run that ran without an error but not every line is the first
+    // run: the search goes on from it, not from the rules' first prefix.
+    let part = attempt(&ctx, start, RunStatus::Completed, None, &[1]);
+    assert!(!memory.refine(&ctx, &part).iter().any(|p| p.render() == first.render()));
+}
+
+#[test]
+fn a_leading_template_is_not_blamed_for_a_line_that_does_not_read_it() {
+    use crate::exec::RunStatus;
+    use crate::synth::rules::check::{attempt, raised};
+    let src = "for r in people:\n    print(r['name'].upper())\nprint(total + 1)\n";
+    let analysis = analyze(src);
+    let stdlib = BTreeSet::new();
+    let ctx = ctx_for(src, &analysis, &stdlib);
+    let first = Deterministic.initial(&ctx);
+    let sig = signature::signature_in(&ctx, &ctx.usage_of("people")).unwrap();
+    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, "[{'name': 'Bo'}]", 2, 0)] } else { vec![] };
+    let offers = recall::offers(&ctx, &first, &mut lookup);
+    assert!(offers.len() == 1 && offers[0].leads);
+    let memory = recall::Remembering { rules: &Deterministic, offers };
+    let start = memory.initial(&ctx);
+    // `total + 1` failed: the template ran its lines; the rules go on from this run.
+    let failed = attempt(&ctx, start.clone(), RunStatus::Raised, Some(raised("TypeError", "unsupported operand type(s)", 3)), &[1, 2]);
+    assert_eq!(memory.refine(&ctx, &failed), Deterministic.refine(&ctx, &failed));
+    // `r['name']` failed: `r` comes from `people`, the remembered name: back to the rules' first prefix.
+    let failed = attempt(&ctx, start, RunStatus::Raised, Some(raised("KeyError", "'name'", 2)), &[1]);
+    assert_eq!(memory.refine(&ctx, &failed)[0].render(), first.render());
+}
+
+#[test]
+fn a_template_that_was_only_the_rules_first_guess_where_learnt_does_not_lead() {
+    let src = "for r in people:\n    print(r['name'].upper(), r['age'] + 5)\n";
+    let analysis = analyze(src);
+    let stdlib = BTreeSet::new();
+    let ctx = ctx_for(src, &analysis, &stdlib);
+    let first = Deterministic.initial(&ctx);
+    let sig = signature::signature_in(&ctx, &ctx.usage_of("people")).unwrap();
+    let code = "[{'name': 'Bo', 'age': 3}]";
+    // Worked three times, never failed, but each time it was the rules' own first guess.
+    let mut lookup = |s: &str| if s == sig { vec![store::Template { found: 0, ..remembered(&sig, code, 3, 0) }] } else { vec![] };
+    let offers = recall::offers(&ctx, &first, &mut lookup);
+    assert!(offers.len() == 1 && offers[0].clean && !offers[0].leads);
+    let p = recall::Remembering { rules: &Deterministic, offers }.initial(&ctx);
+    let b = p.binding("people").unwrap();
+    assert_eq!((b.candidates[0].clone(), b.choice), (first.binding("people").unwrap().candidates[0].clone(), 0));
+    assert_eq!(b.candidates[1], Candidate::Value(Value::Expr { code: code.into(), imports: vec![] }));
+}
+
+#[test]
+fn a_template_that_is_the_rules_guess_under_another_class_name_is_not_offered() {
+    let src = "print(alpha.minimize([3], method='slsqp'))\n";
+    let analysis = analyze(src);
+    let stdlib = BTreeSet::new();
+    let ctx = ctx_for(src, &analysis, &stdlib);
+    let first = Deterministic.initial(&ctx);
+    let Some(Candidate::Value(Value::Object { class, attrs, methods })) = first.binding("alpha").map(|b| b.current().clone()) else { panic!("alpha is an object: {first:?}") };
+    // Learnt from `optimize.minimize(...)`: the same object, named after that variable.
+    assert_ne!(class, "Optimize");
+    let learnt = crate::memory::stored_value::encode(&Value::Object { class: "Optimize".into(), attrs, methods }).unwrap();
+    let mut lookup = |s: &str| vec![remembered(s, &learnt, 4, 0)];
+    assert!(recall::offers(&ctx, &first, &mut lookup).is_empty());
 }
 
 #[test]
@@ -354,7 +416,7 @@ fn a_library_name_is_never_offered_a_template() {
     let stdlib = BTreeSet::new();
     let ctx = ctx_for(src, &analysis, &stdlib);
     let first = Deterministic.initial(&ctx);
-    let mut lookup = |s: &str| vec![store::Template { signature: s.into(), code: "[1, 2]".into(), imports: vec![], uses: 9, failures: 0, last_used: 1 }];
+    let mut lookup = |s: &str| vec![store::Template { signature: s.into(), code: "[1, 2]".into(), imports: vec![], uses: 9, failures: 0, found: 9, last_used: 1 }];
     let offers = recall::offers(&ctx, &first, &mut lookup);
     assert!(offers.iter().all(|o| o.name != "np"), "{offers:?}");
     // And a template whose import the environment lacks is not offered.
@@ -362,7 +424,7 @@ fn a_library_name_is_never_offered_a_template() {
     let analysis = analyze(src);
     let ctx = ctx_for(src, &analysis, &stdlib);
     let first = Deterministic.initial(&ctx);
-    let mut lookup = |s: &str| vec![store::Template { signature: s.into(), code: "polars.DataFrame({'a': [1]})".into(), imports: vec!["import polars".into()], uses: 9, failures: 0, last_used: 1 }];
+    let mut lookup = |s: &str| vec![store::Template { signature: s.into(), code: "polars.DataFrame({'a': [1]})".into(), imports: vec!["import polars".into()], uses: 9, failures: 0, found: 9, last_used: 1 }];
     let offers = recall::offers(&ctx, &first, &mut lookup);
     assert!(offers.is_empty(), "{offers:?}");
 }
@@ -386,7 +448,7 @@ fn an_object_learnt_under_one_name_is_offered_to_a_renamed_variable_and_rendered
     let analysis = analyze(edited);
     let ctx = ctx_for(edited, &analysis, &stdlib);
     assert_eq!(signature::signature_in(&ctx, &ctx.usage_of("alpha")).as_ref(), Some(&sig));
-    let mut lookup = |s: &str| if s == sig { vec![store::Template { signature: sig.clone(), code: code.clone(), imports: vec![], uses: 2, failures: 0, last_used: 1 }] } else { vec![] };
+    let mut lookup = |s: &str| if s == sig { vec![store::Template { signature: sig.clone(), code: code.clone(), imports: vec![], uses: 2, failures: 0, found: 2, last_used: 1 }] } else { vec![] };
     let first = Deterministic.initial(&ctx);
     let offers = recall::offers(&ctx, &first, &mut lookup);
     assert_eq!(offers.len(), 1, "{offers:?}");
