@@ -346,7 +346,7 @@ impl Engine {
             prefix: best.program.prefix.clone(),
             suffix: best.program.suffix.clone(),
             fragment_lines: best.program.fragment_lines.clone(),
-            resources: best.prefix.all_resources().iter().filter(|r| crate::exec::resource_path_problem(&r.path).is_none()).map(ResourceFile::from).collect(),
+            resources: best.prefix.all_resources().iter().filter(|r| crate::exec::run_path_problem(&r.path).is_none()).map(ResourceFile::from).collect(),
             python: environment.python.display().to_string(),
             packages,
             coverage: best.coverage.clone(),
@@ -374,7 +374,7 @@ impl Engine {
                 .map(|v| Variant {
                     prefix: v.program.prefix.clone(),
                     suffix: v.program.suffix.clone(),
-                    resources: v.prefix.all_resources().iter().filter(|r| crate::exec::resource_path_problem(&r.path).is_none()).map(ResourceFile::from).collect(),
+                    resources: v.prefix.all_resources().iter().filter(|r| crate::exec::run_path_problem(&r.path).is_none()).map(ResourceFile::from).collect(),
                     covered: v.coverage.covered.clone(),
                     rule: v.prefix.trail.last_variant_rule().map(str::to_string),
                     proposed_by: by_model(&v.program.prefix),

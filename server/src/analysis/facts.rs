@@ -50,6 +50,9 @@ pub struct Analysis {
     pub assigned: BTreeMap<u32, Vec<String>>,
     /// Literal file paths the fragment reads or writes.
     pub files: Vec<FileUse>,
+    /// How each `FileUse::target` name is used: the value a pickle holds,
+    /// the keys an `.npz` has.
+    pub loaded_usage: BTreeMap<String, Usage>,
     /// Environment variables read by a literal name, each once, by first line.
     pub env_reads: Vec<EnvRead>,
     /// Names of functions defined at top level (`def f`) with their parameters,
@@ -252,6 +255,16 @@ pub struct FileUse {
     pub mode: Option<String>,
     /// True when the fragment only writes it (mode w/a/x, `to_csv`, `savefig`).
     pub writes: bool,
+    /// The whole dotted callee (`gzip.open`, `tarfile.open`, `joblib.load`):
+    /// what format the file is in when the extension does not say.
+    pub callee: String,
+    /// The callee the opened file goes to: the call it is an argument of
+    /// (`pickle.load(open(p, 'rb'))`) or the first call its `with ... as f`
+    /// name is passed to in the block (`pickle.load(f)`).
+    pub loader: Option<String>,
+    /// The plain name the loaded value is assigned to (`data = pickle.load(f)`),
+    /// whose usage says what the file must hold (`Analysis::loaded_usage`).
+    pub target: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]

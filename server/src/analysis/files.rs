@@ -7,6 +7,7 @@ use super::bindings::Bindings;
 use super::facts::FileUse;
 use super::literal::{line, named, str_value, text, unparen};
 use super::tree::Node;
+use std::collections::HashMap;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Rule {
@@ -99,6 +100,8 @@ fn rule(receiver: &str, last: &str) -> Option<Rule> {
         }
         "connect" if receiver == "sqlite3" => Some(Rule::Read),
         "walk" if receiver == "os" => Some(Rule::Read),
+        "unpack_archive" if receiver == "shutil" || receiver.is_empty() => Some(Rule::Read),
+        "TarFile" | "is_tarfile" | "is_zipfile" | "GzipFile" => Some(Rule::Read),
         "listdir" | "scandir" if receiver == "os" || receiver.is_empty() => Some(Rule::Read),
         "glob" | "iglob" if receiver == "glob" || receiver.is_empty() => Some(Rule::Read),
         "parse" if matches!(recv_last, "ET" | "ElementTree" | "etree" | "minidom") => {
@@ -112,11 +115,13 @@ fn rule(receiver: &str, last: &str) -> Option<Rule> {
 
 pub(crate) fn file_uses(root: Node, src: &str, binds: &Bindings) -> Vec<FileUse> {
     let paths = Paths { root, src, binds };
+    let around = Around::of(root, src);
     let mut out: Vec<FileUse> = Vec::new();
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         if node.kind() == "call" {
-            if let Some(f) = paths.file_use(node) {
+            if let Some(mut f) = paths.file_use(node) {
+                (f.loader, f.target) = around.consumer(node, src);
                 if !out.contains(&f) {
                     out.push(f);
                 }
@@ -126,6 +131,81 @@ pub(crate) fn file_uses(root: Node, src: &str, binds: &Bindings) -> Vec<FileUse>
         stack.extend(children.into_iter().rev());
     }
     out
+}
+
+/// What surrounds each call (the tree has no parent links): the call it
+/// is a positional argument of, the plain name it is assigned to, the
+/// `with ... as name` it opens and that statement's body.
+struct Around<'t> {
+    outer: HashMap<usize, Node<'t>>,
+    assigned: HashMap<usize, String>,
+    aliased: HashMap<usize, (String, Node<'t>)>,
+}
+
+impl<'t> Around<'t> {
+    fn of(root: Node<'t>, src: &str) -> Around<'t> {
+        let mut a = Around { outer: HashMap::new(), assigned: HashMap::new(), aliased: HashMap::new() };
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            match node.kind() {
+                "call" => {
+                    for arg in node.child_by_field_name("arguments").into_iter().flat_map(named) {
+                        if unparen(arg).kind() == "call" {
+                            a.outer.insert(unparen(arg).id(), node);
+                        }
+                    }
+                }
+                "assignment" => {
+                    if let (Some(l), Some(r)) = (node.child_by_field_name("left"), node.child_by_field_name("right")) {
+                        if l.kind() == "identifier" && unparen(r).kind() == "call" {
+                            a.assigned.insert(unparen(r).id(), text(l, src).to_string());
+                        }
+                    }
+                }
+                "with_statement" => {
+                    let body = node.child_by_field_name("body");
+                    for item in named(node).filter(|c| c.kind() == "with_clause").flat_map(named) {
+                        let Some(pattern) = item.child_by_field_name("value").filter(|v| v.kind() == "as_pattern") else { continue };
+                        let value = named(pattern).next().map(unparen);
+                        let alias = pattern.child_by_field_name("alias").and_then(|t| named(t).next().or(Some(t))).filter(|t| t.kind() == "identifier");
+                        if let (Some(v), Some(al), Some(b)) = (value, alias, body) {
+                            if v.kind() == "call" {
+                                a.aliased.insert(v.id(), (text(al, src).to_string(), b));
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+            stack.extend(named(node).rev());
+        }
+        a
+    }
+
+    /// The callee the value of `call` goes to and the name the result of
+    /// that (or of `call` itself) is assigned to.
+    fn consumer(&self, call: Node<'t>, src: &str) -> (Option<String>, Option<String>) {
+        if let Some(outer) = self.outer.get(&call.id()) {
+            let loader = outer.child_by_field_name("function").and_then(|f| dotted(f, src));
+            return (loader, self.assigned.get(&outer.id()).cloned());
+        }
+        if let Some((alias, body)) = self.aliased.get(&call.id()) {
+            // The first call in the block that takes the alias itself.
+            let mut stack = vec![*body];
+            while let Some(node) = stack.pop() {
+                if node.kind() == "call" {
+                    let takes = node.child_by_field_name("arguments").into_iter().flat_map(named).any(|a| a.kind() == "identifier" && text(a, src) == alias);
+                    if takes {
+                        let loader = node.child_by_field_name("function").and_then(|f| dotted(f, src));
+                        return (loader, self.assigned.get(&node.id()).cloned());
+                    }
+                }
+                stack.extend(named(node).rev());
+            }
+            return (None, None);
+        }
+        (None, self.assigned.get(&call.id()).cloned())
+    }
 }
 
 /// Following names bound once to their value needs the tree root.
@@ -188,6 +268,9 @@ impl<'t> Paths<'t, '_> {
                         how: method.to_string(),
                         mode,
                         writes,
+                        callee: method.to_string(),
+                        loader: None,
+                        target: None,
                     });
                 }
             }
@@ -216,6 +299,9 @@ impl<'t> Paths<'t, '_> {
             how: last.to_string(),
             mode,
             writes,
+            callee: callee.clone(),
+            loader: None,
+            target: None,
         })
     }
 
@@ -408,6 +494,29 @@ mod tests {
         .map(|(l, p, h)| (l, p.to_string(), h.to_string()))
         .collect();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn what_takes_the_opened_file_and_where_its_value_goes() {
+        let src = "data = pickle.load(open('m.pkl', 'rb'))\nwith open('n.pkl', 'rb') as f:\n    print('x')\n    model = joblib.load(f)\n\
+                   arr = np.load('a.npz')\nwith gzip.open('g.gz', 'rt') as g:\n    pass\nshutil.unpack_archive('z.zip', 'out')\n";
+        let tree = parse(src);
+        let binds = collect(tree.root(), src);
+        let got: Vec<(String, String, Option<String>, Option<String>)> =
+            file_uses(tree.root(), src, &binds).into_iter().map(|f| (f.path, f.callee, f.loader, f.target)).collect();
+        let s = |x: &str| Some(x.to_string());
+        assert_eq!(
+            got,
+            vec![
+                ("m.pkl".into(), "open".into(), s("pickle.load"), s("data")),
+                ("n.pkl".into(), "open".into(), s("joblib.load"), s("model")),
+                ("a.npz".into(), "np.load".into(), None, s("arr")),
+                ("g.gz".into(), "gzip.open".into(), None, None),
+                ("z.zip".into(), "shutil.unpack_archive".into(), None, None),
+            ]
+        );
+        let a = crate::analysis::analyze("data = pickle.load(open('m.pkl', 'rb'))\nprint(data['name'])\n");
+        assert!(a.loaded_usage["data"].subscripts.iter().any(|(k, _)| matches!(k, crate::analysis::Key::Str(s) if s == "name")));
     }
 
     #[test]

@@ -97,6 +97,45 @@ pub fn analyze(source: &str) -> Analysis {
         })
         .collect();
 
+    let files = files::file_uses(root, &text, &binds);
+    // A name assigned a call's result is the walker's alias for that call
+    // (`data = pickle.load(f)`: `data[...]` is recorded on `pickle.load()`),
+    // else its own root.
+    let mut loaded_usage: BTreeMap<String, Usage> = BTreeMap::new();
+    for f in &files {
+        let Some(t) = f.target.clone() else { continue };
+        let dotted = f.loader.as_deref().unwrap_or(&f.callee);
+        let mut segments = dotted.split('.');
+        let via_call = segments.next().and_then(|head| {
+            let mut path = usage::Path::root(usage::Root::Name(head.to_string()));
+            for s in segments {
+                path = path.then(usage::Step::Attr(s.to_string()))?;
+            }
+            let path = path.then(usage::Step::Call)?;
+            walk.store.at(&path).map(|u| u.clone())
+        });
+        // A module the fragment does not import is a free name: its usage
+        // has already left the store.
+        let via_free = || {
+            let mut parts = dotted.split('.');
+            let head = parts.next()?;
+            let free = resolved.free.iter().chain(&resolved.used_before_bound).find(|f| f.name == head)?;
+            let mut u = &free.usage;
+            for p in parts {
+                u = u.attrs.get(p)?;
+            }
+            u.returns.as_deref().cloned()
+        };
+        let u = via_call
+            .filter(|u| *u != Usage::default())
+            .or_else(via_free)
+            .filter(|u| *u != Usage::default())
+            .unwrap_or_else(|| walk.store.take(&usage::Root::Name(t.clone())));
+        if u != Usage::default() {
+            loaded_usage.insert(t, u);
+        }
+    }
+
     let mut analysis = Analysis {
         syntax_errors: syntax::syntax_errors(root, &text, common_indent),
         wrap,
@@ -108,7 +147,8 @@ pub fn analyze(source: &str) -> Analysis {
         builtins_read: resolved.builtins_read,
         bound_names: binds.names.keys().cloned().collect(),
         assigned: binds.assigned.clone(),
-        files: files::file_uses(root, &text, &binds),
+        files,
+        loaded_usage,
         html_queries: html_queries::html_queries(root, &text),
         env_reads: env_vars::env_reads(root, &text),
         functions,

@@ -282,7 +282,17 @@ def handle(req):
                 os.makedirs(parent, exist_ok=True)
             with open(dest, "wb") as f:
                 f.write(base64.b64decode(res.get("data", "")))
-        prog = os.path.join(run_dir, "program.py")
+        # The program's folder: the run directory, or nested in it as deep
+        # as the resources' paths go up (rebased by the host, `run_dir.rs`),
+        # so `../data/x.csv` is inside the run directory.
+        work_dir = run_dir
+        if req.get("workdir"):
+            rel = _safe_relpath(req.get("workdir"))
+            if rel is None:
+                raise ValueError("invalid workdir %r" % (req.get("workdir"),))
+            work_dir = os.path.join(run_dir, rel)
+            os.makedirs(work_dir, exist_ok=True)
+        prog = os.path.join(work_dir, "program.py")
         with open(prog, "w", encoding="utf-8", newline="") as f:
             f.write(req["program"])
         limits = req.get("limits") or {}
@@ -308,7 +318,7 @@ def handle(req):
             pid = os.fork()
             if pid == 0:
                 try:
-                    child(req, run_dir, prog, r_fd, w_fd, nproc, outs)
+                    child(req, run_dir, work_dir, prog, r_fd, w_fd, nproc, outs)
                 finally:
                     os._exit(70)
             os.close(w_fd)
@@ -899,7 +909,7 @@ def _limit_of(e, limits):
     return None
 
 
-def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
+def child(req, run_dir, work_dir, prog, r_fd, w_fd, nproc, outs):
     me = os.getpid()
     _set_dumpable(1)
     if not _safe_sweep():
@@ -929,7 +939,7 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
     for fd, f in zip((1, 2), outs):
         os.dup2(f, fd)
         os.close(f)
-    os.chdir(run_dir)
+    os.chdir(work_dir)
     limits = req.get("limits") or {}
     mem = int(limits.get("memory_bytes", 4 << 30))
     cpu = int(limits.get("cpu_seconds", 30))
@@ -941,9 +951,9 @@ def child(req, run_dir, prog, r_fd, w_fd, nproc, outs):
     _setlimit(resource.RLIMIT_NPROC, nproc)
     sys.argv = [prog]
     if sys.path:
-        sys.path[0] = run_dir
+        sys.path[0] = work_dir
     else:
-        sys.path.insert(0, run_dir)
+        sys.path.insert(0, work_dir)
 
     # ---- the tracer: the rule of shared/bench/measure.py, plus counts and probes
     path = prog

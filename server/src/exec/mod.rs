@@ -13,6 +13,7 @@
 
 pub mod denials;
 mod pool;
+pub mod run_dir;
 mod sandbox;
 mod seccomp;
 mod untrusted;
@@ -21,6 +22,7 @@ mod worker;
 
 pub use denials::{Denial, Layers};
 pub use pool::WorkerPool;
+pub use run_dir::run_path_problem;
 pub use sandbox::{processes_of_uid, UID_BASE, UID_SPAN};
 pub use types::*;
 

@@ -184,9 +184,8 @@ impl WorkerPool {
     /// A run; with `cancel`, the worker's watchdog polls the flag and kills
     /// the worker when it is set (the pool replaces it on the next run).
     fn run_with(&self, req: &RunRequest, cancel: Option<&AtomicBool>) -> Result<RunOutcome, ExecError> {
-        for r in &req.resources {
-            sandbox::validate_resource_path(&r.path)?;
-        }
+        // Every path inside the run directory, or no run.
+        super::run_dir::layout(&req.resources)?;
         let mut preload = self.usable_preload(req);
         let mut tries = 0;
         loop {

@@ -18,7 +18,7 @@
 use crate::host;
 use crate::path_set::outermost;
 use super::seccomp;
-use super::types::{resource_path_problem, Containment, ExecError};
+use super::types::{Containment, ExecError};
 use super::{ExecConfig, SandboxMode};
 use seccompiler::BpfProgram;
 use serde::Deserialize;
@@ -597,15 +597,6 @@ fn interpreter_paths(info: &InterpreterInfo) -> Vec<PathBuf> {
     out
 }
 
-/// A resource path must be relative, stay inside the run directory and be
-/// a name a file system takes (see [`resource_path_problem`]).
-pub(crate) fn validate_resource_path(p: &str) -> Result<(), ExecError> {
-    match resource_path_problem(p) {
-        Some(_) => Err(ExecError::ResourcePath(p.to_string())),
-        None => Ok(()),
-    }
-}
-
 // ------------------------------------------------------------------ uids
 
 /// A uid reserved for one worker slot, held by a lock file for as long as
@@ -749,13 +740,14 @@ mod tests {
 
     #[test]
     fn resource_paths() {
+        use crate::exec::resource_path_problem;
         for ok in ["a.csv", "data/x.json", "./a", "a/./b", "a..b"] {
-            assert!(validate_resource_path(ok).is_ok(), "{ok}");
+            assert!(resource_path_problem(ok).is_none(), "{ok}");
         }
         let deep = vec!["d"; 40].join("/");
         let long = "n".repeat(300);
         for bad in ["", "/etc/passwd", "../x", "a/../../x", "a/..", ".", "a\\..\\b", "x\0y", "a\nb", &deep, &long, "C:\\Users\\ada\\x.jpg", "d:/data.csv", "\\\\srv\\share\\f"] {
-            assert!(validate_resource_path(bad).is_err(), "{bad:?}");
+            assert!(resource_path_problem(bad).is_some(), "{bad:?}");
         }
     }
 

@@ -9,7 +9,9 @@ use std::time::Duration;
 /// A file the program expects in its working directory.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Resource {
-    /// Relative path inside the scratch directory (no `..`, not absolute).
+    /// Relative path from the program's folder, not absolute; it may go up
+    /// (`../data/x.csv`) at most `run_dir::MAX_UP_LEVELS` folders, and the
+    /// run directory is then nested that deep (`run_dir::layout`).
     pub path: String,
     pub content: Vec<u8>,
 }

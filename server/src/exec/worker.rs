@@ -405,7 +405,13 @@ impl Worker {
         let id = self.next_id;
         self.next_id += 1;
         let b64 = base64::engine::general_purpose::STANDARD;
-        let resources: Vec<serde_json::Value> = req
+        // Paths rebased onto the run directory: none has a `..` (the pool
+        // checked them; a bad one here is refused, never sent).
+        let layout = match super::run_dir::layout(&req.resources) {
+            Ok(l) => l,
+            Err(e) => return Attempt::Ran(Err(e)),
+        };
+        let resources: Vec<serde_json::Value> = layout
             .resources
             .iter()
             .map(|r| serde_json::json!({"path": r.path, "data": b64.encode(&r.content)}))
@@ -416,6 +422,7 @@ impl Worker {
             "program": req.program,
             "probes": probes,
             "resources": resources,
+            "workdir": layout.workdir,
             "preload": preload,
             "timeout": req.timeout.as_secs_f64(),
             "hard_grace": HARD_GRACE.as_secs_f64(),

@@ -1,12 +1,26 @@
 //! Content for the files a fragment reads, chosen by how it reads them. Pure.
+//!
+//! Text formats are written here; binary ones in the modules beside:
+//! archives and compressed files (`archive`), pickles of a value
+//! (`pickle`), NumPy arrays (`npy`). Which one a file gets is decided by
+//! the callee that opens or loads it (`zipfile.ZipFile`, `gzip.open`,
+//! `tarfile.open`, `pickle.load`, `np.load`, `pd.read_pickle`,
+//! `joblib.load`, `shutil.unpack_archive`), its extension as the fallback.
 
+mod archive;
+mod npy;
+mod pickle;
+
+use crate::analysis::{Analysis, FileUse};
 use crate::exec::Resource;
+use crate::synth::value::{call, Value};
 
 /// Files for a directory the fragment lists or walks: one per extension its
 /// glob patterns name (`*.c`), also one level down for recursive walks.
 pub fn directory_for(path: &str, patterns: &[String]) -> Vec<Resource> {
     let clean = path.trim_start_matches("./").trim_end_matches('/');
-    if clean.starts_with('/') || clean.split('/').any(|p| p == "..") || clean.contains('~') || clean.contains('*') {
+    let up_ok = clean.is_empty() || clean == "." || crate::exec::run_path_problem(&format!("{clean}/x")).is_none();
+    if !up_ok || clean.contains('~') || clean.contains('*') {
         return Vec::new();
     }
     let dir = if clean.is_empty() || clean == "." { String::new() } else { format!("{clean}/") };
@@ -22,7 +36,7 @@ pub fn directory_for(path: &str, patterns: &[String]) -> Vec<Resource> {
     for ext in exts {
         for sub in ["", "nested/"] {
             let name = format!("{dir}{sub}example.{ext}");
-            let content = resource_for(&name, "open").map(|r| r.content).unwrap_or_default();
+            let content = shaped(&name, "open", &Shape::default()).map(|r| r.content).unwrap_or_default();
             out.push(Resource { path: name, content });
         }
     }
@@ -34,18 +48,214 @@ pub fn directory_for(path: &str, patterns: &[String]) -> Vec<Resource> {
 /// file to be opened.
 pub fn files_at(path: &str, patterns: &[String]) -> Vec<Resource> {
     if path.rsplit('/').next().unwrap_or("").contains('.') {
-        resource_for(path, "open").into_iter().collect()
+        let clean = path.trim_start_matches("./");
+        if clean.contains('~') || crate::exec::run_path_problem(clean).is_some() {
+            return Vec::new();
+        }
+        shaped(clean, "open", &Shape::default()).into_iter().collect()
     } else {
         directory_for(path, patterns)
     }
 }
 
 /// A file at `path` suited to being read with `how` (`open`, `read_csv`, `imread`, ...).
+/// Only paths below the folder the fragment runs in (a sample written into
+/// the user's workspace goes nowhere else); see [`file_for`] for a run's.
 pub fn resource_for(path: &str, how: &str) -> Option<Resource> {
     let clean = path.trim_start_matches("./");
     if clean.is_empty() || clean.starts_with('/') || clean.split('/').any(|p| p == "..") || clean.contains('~') {
         return None;
     }
+    shaped(clean, how, &Shape::default())
+}
+
+/// What the fragment shows of a file's contents beyond its name and reader.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Shape {
+    /// The dotted callee that opens it (`gzip.open`, `zipfile.ZipFile`).
+    pub callee: String,
+    /// The callee the opened file goes to (`pickle.load`).
+    pub loader: Option<String>,
+    /// The value a loaded object should be, from how the name it is
+    /// assigned to is used (a pickle's).
+    pub value: Option<Value>,
+    /// Keys the loaded object is subscripted with (an `.npz`'s arrays).
+    pub keys: Vec<String>,
+    /// Other files the fragment reads: what an archive holds, read after
+    /// extracting it or by member name (`z.open('a.txt')`).
+    pub members: Vec<String>,
+}
+
+/// What `analysis` shows of the file at `path`.
+pub fn shape_of(analysis: &Analysis, path: &str) -> Shape {
+    let Some(f) = analysis.files.iter().find(|f| f.path == path) else { return Shape::default() };
+    let usage = f.target.as_ref().and_then(|t| analysis.loaded_usage.get(t).map(|u| (t, u)));
+    let keys = usage
+        .map(|(_, u)| u.subscripts.iter().filter_map(|(k, _)| match k {
+            crate::analysis::Key::Str(s) if is_plain_name(s) => Some(s.clone()),
+            _ => None,
+        }).collect::<Vec<_>>())
+        .unwrap_or_default();
+    let value = usage.map(|(t, u)| super::infer::best(t, u, 0));
+    let members = analysis
+        .files
+        .iter()
+        .filter(|o| !o.writes && o.path != f.path && binary_kind(&o.path.to_ascii_lowercase(), o).is_none())
+        .filter(|o| crate::exec::resource_path_problem(&o.path).is_none() && o.path.rsplit('/').next().is_some_and(|n| n.contains('.')))
+        .map(|o| o.path.trim_start_matches("./").to_string())
+        .collect();
+    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members }
+}
+
+fn is_plain_name(s: &str) -> bool {
+    !s.is_empty() && s.len() < 64 && s.chars().all(|c| c.is_alphanumeric() || "_-".contains(c))
+}
+
+/// The file the fragment reads at `path` for a run, shaped by what
+/// `analysis` shows of it. The path may go up from the fragment's folder
+/// (`../data/x.csv`) as far as the run directory allows
+/// (`exec::run_path_problem`).
+pub fn file_for(analysis: &Analysis, path: &str, how: &str) -> Option<Resource> {
+    let clean = path.trim_start_matches("./");
+    if clean.contains('~') || crate::exec::run_path_problem(clean).is_some() {
+        return None;
+    }
+    shaped(clean, how, &shape_of(analysis, path))
+}
+
+/// A binary format a file read so is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Binary {
+    Zip,
+    Tar { gz: bool },
+    Gzip,
+    Pickle,
+    Npy,
+    Npz,
+}
+
+/// The callee decides; the extension says where the callee does not.
+fn binary_kind(lower: &str, f: &FileUse) -> Option<Binary> {
+    kind_for(lower, &f.how, &f.callee, f.loader.as_deref())
+}
+
+fn kind_for(lower: &str, how: &str, callee: &str, loader: Option<&str>) -> Option<Binary> {
+    let last = |c: &str| c.rsplit('.').next().unwrap_or("").to_string();
+    let module = |c: &str| c.rsplit_once('.').map(|(m, _)| m.rsplit('.').next().unwrap_or("").to_string()).unwrap_or_default();
+    let tar_name = lower.ends_with(".tar.gz") || lower.ends_with(".tgz");
+    let by_callee = match (module(callee).as_str(), last(callee).as_str()) {
+        ("zipfile", _) | (_, "ZipFile" | "is_zipfile") => Some(Binary::Zip),
+        ("tarfile", _) | (_, "TarFile" | "is_tarfile") => Some(Binary::Tar { gz: tar_name || lower.ends_with(".gz") }),
+        ("gzip", _) | (_, "GzipFile") => Some(Binary::Gzip),
+        (_, "read_pickle") => Some(Binary::Pickle),
+        ("joblib" | "pickle" | "dill" | "cloudpickle", "load") => Some(Binary::Pickle),
+        _ => None,
+    };
+    let by_loader = loader.and_then(|l| match (module(l).as_str(), last(l).as_str()) {
+        ("pickle" | "_pickle" | "cPickle" | "dill" | "cloudpickle" | "joblib", "load") | (_, "read_pickle") => Some(Binary::Pickle),
+        ("np" | "numpy", "load") => None,
+        ("zipfile", _) | (_, "ZipFile") => Some(Binary::Zip),
+        ("tarfile", _) => Some(Binary::Tar { gz: tar_name }),
+        ("gzip", _) | (_, "GzipFile") => Some(Binary::Gzip),
+        _ => None,
+    });
+    let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    let by_ext = match ext {
+        _ if tar_name => Some(Binary::Tar { gz: true }),
+        "tar" => Some(Binary::Tar { gz: false }),
+        "zip" => Some(Binary::Zip),
+        "gz" => Some(Binary::Gzip),
+        "pkl" | "pickle" | "joblib" => Some(Binary::Pickle),
+        "npy" => Some(Binary::Npy),
+        "npz" => Some(Binary::Npz),
+        _ => None,
+    };
+    // `np.load` reads what its extension says (an `.npy`, an `.npz`, or a
+    // pickle with `allow_pickle`); an archive's name outranks a generic `open`.
+    by_callee.or(by_loader).or(by_ext).or_else(|| (how == "unpack_archive").then_some(Binary::Zip))
+}
+
+/// The content of `clean` (already checked) for being read with `how`.
+fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
+    let lower = clean.to_ascii_lowercase();
+    if let Some(kind) = kind_for(&lower, how, &shape.callee, shape.loader.as_deref()) {
+        let content = binary(clean, how, kind, shape)?;
+        return Some(Resource { path: clean.to_string(), content });
+    }
+    text_for(clean, how)
+}
+
+/// Members of an archive: the files the fragment reads otherwise, else one
+/// named after the archive with the extension its reader wants
+/// (`pd.read_csv('x.zip')` reads the one CSV inside).
+fn members(clean: &str, how: &str, shape: &Shape) -> Vec<(String, Vec<u8>)> {
+    let mut names = shape.members.clone();
+    if names.is_empty() {
+        let file = clean.rsplit('/').next().unwrap_or(clean);
+        let stem = file.split('.').next().filter(|s| !s.is_empty()).unwrap_or("example");
+        let ext = match how {
+            "read_csv" => "csv",
+            "read_json" => "json",
+            "read_table" => "tsv",
+            _ => "txt",
+        };
+        names.push(format!("{stem}.{ext}"));
+    }
+    names
+        .into_iter()
+        .filter_map(|n| {
+            let inner = text_for(&n, "open")?;
+            Some((n, inner.content))
+        })
+        .collect()
+}
+
+fn binary(clean: &str, how: &str, kind: Binary, shape: &Shape) -> Option<Vec<u8>> {
+    match kind {
+        Binary::Zip => archive::zip(&members(clean, how, shape)),
+        Binary::Tar { gz } => archive::tar(&members(clean, how, shape), gz),
+        Binary::Gzip => {
+            // What is inside is what the name says without `.gz`
+            // (`data.csv.gz` a CSV, `m.pkl.gz` a pickle), read the same way.
+            let inner = clean.strip_suffix(".gz").or_else(|| clean.strip_suffix(".GZ")).unwrap_or("data.txt");
+            let inner = if inner.rsplit('/').next().unwrap_or("").contains('.') { inner.to_string() } else { format!("{inner}.txt") };
+            let plain = Shape { callee: String::new(), ..shape.clone() };
+            let content = shaped(&inner, how, &plain)?.content;
+            archive::gzip(&content)
+        }
+        Binary::Npy => Some(npy::npy()),
+        Binary::Npz => npy::npz(&shape.keys),
+        Binary::Pickle => {
+            let read_as_frame = how == "read_pickle" || shape.loader.as_deref().is_some_and(|l| l.ends_with("read_pickle"));
+            let wanted = shape.value.as_ref().filter(|v| !v.is_stub()).and_then(pickle::pickle);
+            wanted.or_else(|| pickle::pickle(&default_pickled(read_as_frame)))
+        }
+    }
+}
+
+/// What a pickle holds when the fragment does not show more: a DataFrame
+/// for `pd.read_pickle` (built by pandas' own constructor when loaded),
+/// else a dict like the JSON sample's.
+fn default_pickled(frame: bool) -> Value {
+    let s = |x: &str| Value::Str(x.into());
+    let columns = vec![
+        (s("id"), Value::List(vec![Value::Int(1), Value::Int(2), Value::Int(3)])),
+        (s("name"), Value::List(vec![s("apple"), s("banana"), s("cherry")])),
+        (s("value"), Value::List(vec![Value::Float(3.5), Value::Float(1.25), Value::Float(7.0)])),
+    ];
+    if frame {
+        return call("pd.DataFrame", vec![Value::Dict(columns)], "import pandas as pd");
+    }
+    Value::Dict(vec![
+        (s("name"), s("Ada")),
+        (s("id"), Value::Int(1)),
+        (s("items"), Value::List(vec![Value::Int(1), Value::Int(2), Value::Int(3)])),
+        (s("data"), Value::Dict(vec![(s("key"), s("value"))])),
+    ])
+}
+
+/// A text (or image) file at `clean` for `how`, by its extension.
+fn text_for(clean: &str, how: &str) -> Option<Resource> {
     let ext = clean.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase()).unwrap_or_default();
     let content: Vec<u8> = match (how, ext.as_str()) {
         ("listdir" | "walk" | "scandir" | "glob", _) if ext.is_empty() => {
@@ -61,7 +271,7 @@ pub fn resource_for(path: &str, how: &str) -> Option<Resource> {
         (_, "py") => b"# Module created so that the import works.\n".to_vec(),
         (_, "toml") => b"name = \"Ada\"\nid = 1\nitems = [1, 2, 3]\n\n[data]\nkey = \"value\"\n".to_vec(),
         (_, "ini" | "cfg" | "conf") => b"[DEFAULT]\nname = Ada\n\n[section]\nkey = value\n".to_vec(),
-        (_, "npy" | "pkl" | "pickle" | "parquet" | "xlsx" | "xls" | "h5" | "db" | "sqlite" | "sqlite3" | "zip" | "gz") => return None,
+        (_, "parquet" | "xlsx" | "xls" | "h5" | "db" | "sqlite" | "sqlite3" | "bz2" | "xz" | "7z" | "rar") => return None,
         _ => b"first line\nsecond line\nthird line\n".to_vec(),
     };
     Some(Resource { path: clean.to_string(), content })
@@ -92,6 +302,9 @@ mod tests {
         let d = directory_for("src", &["*.c".to_string()]);
         assert_eq!(d.iter().map(|r| r.path.as_str()).collect::<Vec<_>>(), vec!["src/example.c", "src/nested/example.c"]);
         assert!(directory_for("/etc", &[]).is_empty());
+        assert!(directory_for("../../../../etc", &[]).is_empty());
+        assert_eq!(directory_for("../shared", &[]).first().map(|r| r.path.as_str()), Some("../shared/example.txt"));
+        assert_eq!(files_at("../q.json", &[]).first().map(|r| r.path.as_str()), Some("../q.json"));
         assert_eq!(&resource_for("a.png", "imread").unwrap().content[..4], b"\x89PNG");
         let png = image::load_from_memory(&resource_for("a.png", "imread").unwrap().content).unwrap().to_rgb8();
         assert_eq!(&png.as_raw()[..6], &[0, 0, 128, 60, 0, 128], "a gradient: readers see more than one colour");
@@ -101,6 +314,90 @@ mod tests {
             assert_eq!(image::guess_format(&bytes).unwrap(), format, "{name}");
             assert_eq!(image::load_from_memory(&bytes).unwrap().width(), 4, "{name}");
         }
+    }
+
+    fn file(src: &str, path: &str) -> Resource {
+        let a = crate::analysis::analyze(src);
+        let how = a.files.iter().find(|f| f.path == path).map(|f| f.how.clone()).unwrap_or_else(|| "open".into());
+        file_for(&a, path, &how).unwrap_or_else(|| panic!("no file for {path}"))
+    }
+
+    fn unzip(bytes: &[u8]) -> Vec<(String, String)> {
+        use std::io::Read;
+        let mut z = ::zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+        (0..z.len())
+            .map(|i| {
+                let mut f = z.by_index(i).unwrap();
+                let mut s = String::new();
+                f.read_to_string(&mut s).unwrap();
+                (f.name().unwrap().to_string(), s)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_callee_decides_the_format_and_the_extension_backs_it() {
+        // gzip of what the name says without `.gz`, by callee or by name.
+        for (src, path, inner) in [
+            ("import gzip\nwith gzip.open('rows.csv.gz', 'rt') as f:\n    print(f.read())\n", "rows.csv.gz", "id,name,value\n"),
+            ("import pandas as pd\ndf = pd.read_csv('rows.csv.gz')\n", "rows.csv.gz", "id,name,value\n"),
+            ("import gzip\nprint(gzip.open('blob').read())\n", "blob", "first line\n"),
+        ] {
+            let gz = file(src, path).content;
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(gz.as_slice()), &mut s).unwrap();
+            assert!(s.starts_with(inner), "{path}: {s:?}");
+        }
+        // `pickle.load(open('model.dat', 'rb'))`: the loader says pickle.
+        assert_eq!(&file("import pickle\nm = pickle.load(open('model.dat', 'rb'))\n", "model.dat").content[..2], &[0x80, 4]);
+        assert_eq!(&file("import numpy as np\na = np.load('a.npy')\n", "a.npy").content[..6], b"\x93NUMPY");
+        assert_eq!(&file("import tarfile\ntarfile.open('t.tgz').extractall()\n", "t.tgz").content[..2], &[0x1f, 0x8b]);
+        // A plain `open` of a text name stays text.
+        assert_eq!(file("print(open('notes.txt').read())\n", "notes.txt").content, b"first line\nsecond line\nthird line\n");
+    }
+
+    #[test]
+    fn an_archive_holds_the_files_the_fragment_reads_from_it() {
+        let src = "import zipfile\nwith zipfile.ZipFile('bundle.zip') as z:\n    z.extractall('.')\nprint(open('config.json').read())\nwith z.open('notes/a.txt') as m:\n    pass\n";
+        let names: Vec<String> = unzip(&file(src, "bundle.zip").content).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, vec!["config.json", "notes/a.txt"]);
+        // Nothing else read: one member named after the archive, in the
+        // format its reader wants (`pd.read_csv` of a zip reads the CSV inside).
+        let only = unzip(&file("import pandas as pd\ndf = pd.read_csv('sales.zip')\n", "sales.zip").content);
+        assert_eq!(only.len(), 1);
+        assert_eq!(only[0].0, "sales.csv");
+        assert!(only[0].1.starts_with("id,name,value"));
+    }
+
+    #[test]
+    fn a_pickle_holds_the_kind_of_value_the_fragment_uses() {
+        // Keys read: a dict with them; iterated: a list; `read_pickle`: a DataFrame.
+        let d = file("import pickle\nwith open('cfg.pkl', 'rb') as f:\n    cfg = pickle.load(f)\nprint(cfg['threshold'], cfg['labels'])\n", "cfg.pkl").content;
+        assert_eq!(d[2], b'}', "a dict");
+        assert!(d.windows(9).any(|w| w == b"threshold") && d.windows(6).any(|w| w == b"labels"));
+        let l = file("import pickle\nrows = pickle.load(open('rows.pkl', 'rb'))\nfor r in rows:\n    print(r)\n", "rows.pkl").content;
+        assert_eq!(l[2], b']', "a list");
+        let df = file("import pandas as pd\ndf = pd.read_pickle('frame.pkl')\n", "frame.pkl").content;
+        assert!(df.windows(18).any(|w| w == b"cpandas\nDataFrame\n"));
+        let npz = file("import numpy as np\ndata = np.load('arrays.npz')\nprint(data['X'].shape, data['y'])\n", "arrays.npz").content;
+        let names: Vec<String> = unzip_names(&npz);
+        assert_eq!(names, vec!["X.npy", "y.npy"]);
+    }
+
+    fn unzip_names(bytes: &[u8]) -> Vec<String> {
+        let z = ::zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+        let mut n: Vec<String> = z.file_names().map(|n| n.unwrap().to_string()).collect();
+        n.sort();
+        n
+    }
+
+    #[test]
+    fn a_run_file_may_go_up_as_far_as_the_run_directory_allows() {
+        let a = crate::analysis::analyze("print(open('../data/x.csv').read())\n");
+        assert_eq!(file_for(&a, "../data/x.csv", "open").unwrap().path, "../data/x.csv");
+        assert!(file_for(&a, "../../../../etc/passwd", "open").is_none());
+        assert!(file_for(&a, "/etc/passwd", "open").is_none());
+        assert!(resource_for("../data/x.csv", "open").is_none(), "a workspace sample never goes up");
     }
 
 }

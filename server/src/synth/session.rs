@@ -6,7 +6,7 @@ use super::attribution::RuleStats;
 use super::prefix::Prefix;
 use crate::analysis::Analysis;
 use crate::coverage::{self, Coverage};
-use crate::exec::{resource_path_problem, ExceptionInfo, ExecError, Executor, RunOutcome, RunRequest, RunStatus};
+use crate::exec::{run_path_problem, ExceptionInfo, ExecError, Executor, RunOutcome, RunRequest, RunStatus};
 use crate::program::{self, Program};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::atomic::AtomicBool;
@@ -126,7 +126,7 @@ impl<'a> Session<'a> {
         // One strange file name (from the fragment's text or a run's error)
         // costs that file, never the run or the whole fix: the program then
         // meets the missing file as it would anywhere.
-        resources.retain(|r| match resource_path_problem(&r.path) {
+        resources.retain(|r| match run_path_problem(&r.path) {
             None => true,
             Some(why) => {
                 let note = format!("did not create the file {:?}: {why}", crate::exec::untrusted_cut(&r.path));

@@ -1,10 +1,13 @@
 //! Files the fragment reads by a literal path exist, with contents its
-//! reader accepts (`resources::resource_for`); a folder it lists holds
-//! files matching the glob patterns it names.
+//! reader accepts (`resources::file_for`: text by extension; a zip, tar,
+//! gzip, pickle or NumPy file where the callee or the extension says so,
+//! shaped by what the fragment reads of it); a folder it lists holds files
+//! matching the glob patterns it names. Paths may go up (`../data/x.csv`):
+//! the run directory is nested for them (`exec::run_dir`).
 
 use crate::synth::literals::glob_patterns;
 use crate::synth::prefix::Prefix;
-use crate::synth::resources::{directory_for, resource_for};
+use crate::synth::resources::{directory_for, file_for};
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
 
@@ -30,7 +33,7 @@ impl Rule for ReadFiles {
                 for r in directory_for(&file.path, &patterns) {
                     p.add_resource(r);
                 }
-            } else if let Some(r) = resource_for(&file.path, &file.how) {
+            } else if let Some(r) = file_for(ctx.analysis, &file.path, &file.how) {
                 p.add_resource(r);
             }
         }
@@ -48,6 +51,17 @@ mod tests {
         initial(&super::ReadFiles, "with open('notes.txt') as f:\n    print(f.read())\n", expect![[r#"
             ## 1
             -- file notes.txt --
+        "#]]);
+    }
+
+    #[test]
+    fn binary_files_are_made_in_the_format_their_reader_takes() {
+        initial(&super::ReadFiles, "import gzip, pickle, zipfile\nwith gzip.open('log.txt.gz', 'rt') as g:\n    print(g.read())\nd = pickle.load(open('model.dat', 'rb'))\nprint(d['weights'])\nzipfile.ZipFile('bundle.zip').extractall('.')\nprint(open('../data/x.csv').read())\n", expect![[r#"
+            ## 1
+            -- file log.txt.gz --
+            -- file model.dat --
+            -- file bundle.zip --
+            -- file ../data/x.csv --
         "#]]);
     }
 }

@@ -22,7 +22,7 @@ impl Rule for RelativePaths {
         let mut p = so_far.clone();
         let a = ctx.analysis;
         let patterns = glob_patterns(ctx.fragment);
-        for path in relative_path_literals(ctx.fragment) {
+        for path in relative_path_literals(ctx.fragment).into_iter().chain(up_path_literals(ctx.fragment)) {
             if a.files.iter().any(|f| f.path == path) {
                 continue;
             }
@@ -36,6 +36,21 @@ impl Rule for RelativePaths {
     }
 }
 
+/// String literals that go up from the fragment's folder (`'../data'`,
+/// `'../../q.json'`): the run directory is nested so that they stay inside
+/// it (`exec::run_dir`); `files_at` refuses any that would not.
+fn up_path_literals(fragment: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for l in crate::analysis::tokens::string_literals(fragment) {
+        let v = l.value;
+        let plain = v.len() < 60 && !v.contains([' ', '*', '{', '%', '\\']);
+        if plain && v.starts_with("../") && v.len() > 3 && !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use crate::synth::rules::check::*;
@@ -47,6 +62,14 @@ mod tests {
             ## 1
             -- file samples/example.txt --
             -- file samples/nested/example.txt --
+        "#]]);
+    }
+
+    #[test]
+    fn a_folder_above_is_created_inside_the_run_directory() {
+        initial(&super::RelativePaths, "base = '../data'\nprint(os.listdir(base))\ncfg = '../../settings.ini'\n", expect![[r#"
+            ## 1
+            -- file ../../settings.ini --
         "#]]);
     }
 }

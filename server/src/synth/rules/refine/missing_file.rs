@@ -1,5 +1,6 @@
 //! `FileNotFoundError` / `IsADirectoryError` naming a path: that file,
-//! with contents the fragment's reader of it accepts.
+//! with contents the fragment's reader of it accepts (`resources::file_for`:
+//! an archive, a pickle or an array where the reader takes one).
 
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
@@ -21,7 +22,10 @@ impl Rule for MissingFile {
         let Some(fail) = t.failure() else { return Vec::new() };
         let Some(path) = &fail.error.path else { return Vec::new() };
         let how = ctx.analysis.files.iter().find(|f| &f.path == path).map(|f| f.how.as_str()).unwrap_or("open");
-        fail.with_file(path, how).into_iter().collect()
+        let Some(r) = crate::synth::resources::file_for(ctx.analysis, path, how) else { return Vec::new() };
+        let mut p = fail.base.clone();
+        p.add_resource(r);
+        vec![p]
     }
 }
 
