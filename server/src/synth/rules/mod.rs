@@ -122,6 +122,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &ReadFiles,
         &RequiredEnvironment,
         &WebDriver,
+        &CliDriver,
         &Driver,
         &IsinstanceBases,
         &SuperHost,
@@ -160,6 +161,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &OptionalEnvironment,
         &Handlers,
         &BodyDrivers,
+        &CliCommands,
     ]
 }
 

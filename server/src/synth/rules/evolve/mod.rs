@@ -3,6 +3,7 @@
 //! run (`Stage::Evolve`: handlers, bodies, the environment).
 
 mod body_drivers;
+mod cli_commands;
 mod conjunction;
 mod equality;
 mod handlers;
@@ -13,6 +14,7 @@ mod other_values;
 mod tested_paths;
 
 pub use body_drivers::BodyDrivers;
+pub use cli_commands::CliCommands;
 pub use conjunction::Conjunction;
 pub use equality::Equality;
 pub use handlers::Handlers;
