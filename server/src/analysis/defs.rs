@@ -138,7 +138,7 @@ fn decorators(stmt: Node, src: &str) -> Vec<Decorator> {
                     strings.push(str_value(a, src));
                 }
             }
-            Decorator { target, is_call: args.is_some(), strings, keywords }
+            Decorator { target, is_call: args.is_some(), strings, keywords, expr: Some(super::condition_tree::build(expr, src)) }
         })
         .collect()
 }
@@ -163,6 +163,7 @@ fn function(
             has_default: p.default.is_some(),
             annotation: p.annotation.map(|a| text(a, src).to_string()),
             default: p.default.map(|d| text(d, src).to_string()),
+            default_expr: p.default.map(|d| super::condition_tree::build(d, src)),
             usage: usages.next().unwrap_or_default(),
         })
         .collect();

@@ -79,6 +79,8 @@ pub struct Analysis {
     pub for_loops: Vec<ForLoop>,
     /// `try` statements with their handlers, in source order.
     pub try_blocks: Vec<super::TryBlock>,
+    /// Names the module calls as statements (`cli()` under the main guard).
+    pub module_calls: Vec<ModuleCall>,
 }
 
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -293,8 +295,16 @@ pub struct HtmlQuery {
     pub id: Option<String>,
 }
 
-/// One decorator: `@app.route("/items/<int:id>", methods=["POST"])`.
+/// A call of a name as a statement of the module itself (top level, or
+/// in a top-level `if`/`try`/`with` block): `cli()` under the main guard.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, Default)]
+pub struct ModuleCall {
+    pub name: String,
+    pub line: u32,
+}
+
+/// One decorator: `@app.route("/items/<int:id>", methods=["POST"])`.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
 pub struct Decorator {
     /// The decorator, or the callee when it is a call, dotted (`app.route`,
     /// `staticmethod`); empty when it is neither a name nor an attribute.
@@ -306,6 +316,10 @@ pub struct Decorator {
     /// Its keyword arguments, each with the plain strings in its value
     /// (`methods=["GET", "POST"]`: `("methods", ["GET", "POST"])`).
     pub keywords: Vec<(String, Vec<String>)>,
+    /// The whole decorator as an expression tree (a `Call` with every
+    /// argument: `@click.option('--n', type=int, multiple=True)`), for rules
+    /// that read more than strings.
+    pub expr: Option<Condition>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -318,6 +332,9 @@ pub struct Param {
     pub annotation: Option<String>,
     /// Default value source text, if any.
     pub default: Option<String>,
+    /// The default as an expression tree (`typer.Argument(..., callback=check)`
+    /// as a `Call`), for rules that read its arguments.
+    pub default_expr: Option<Condition>,
     /// How the body uses the parameter.
     pub usage: Usage,
 }

@@ -29,6 +29,7 @@ mod imports;
 mod isinstance_tests;
 mod later_values;
 mod literal;
+mod module_calls;
 mod parse;
 mod scope;
 mod statements;
@@ -158,6 +159,7 @@ pub fn analyze(source: &str) -> Analysis {
         try_blocks: try_blocks::try_blocks(root, &text),
         literal_assignments: later_values::literal_assignments(root, &text, &binds),
         imported_usage,
+        module_calls: module_calls::module_calls(root, &text),
     };
     keep_reachable_constants(&mut analysis);
     flow_into_parameters(&mut analysis);

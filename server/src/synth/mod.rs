@@ -9,6 +9,7 @@ pub mod attribution;
 mod bindings;
 mod blocks;
 mod clauses;
+mod cli_args;
 mod dataframe;
 pub mod deterministic;
 mod drivers;

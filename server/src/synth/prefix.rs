@@ -148,6 +148,11 @@ pub struct Prefix {
     pub not_modules: Vec<String>,
     /// Environment variables set before the fragment runs (name, value).
     pub environment: Vec<(String, String)>,
+    /// The command line the program runs with (`sys.argv[1:]`), as Python
+    /// list items naming bindings: for a command-line entry point the
+    /// fragment starts itself (`cli()` under the main guard), which parses
+    /// `sys.argv` (`cli_args`). Empty: the interpreter's own.
+    pub argv: Vec<String>,
     /// The rules that made it, in order (never part of equality).
     pub trail: Trail,
 }
@@ -247,6 +252,9 @@ impl Prefix {
         if !self.environment.is_empty() {
             imports.push("import os".to_string());
         }
+        if !self.argv.is_empty() {
+            imports.push("import sys".to_string());
+        }
         imports.sort_by_key(|i| (i.starts_with("from "), i.clone()));
         imports.dedup();
         let mut out = String::new();
@@ -277,6 +285,11 @@ impl Prefix {
         }
         if !simple.is_empty() {
             blocks.push(simple.join("\n"));
+        }
+        if !self.argv.is_empty() {
+            // What the shell would pass, after the values it names. The list
+            // is changed in place: `sys.argv` stays the interpreter's own.
+            blocks.push(format!("sys.argv[1:] = [{}]", self.argv.join(", ")));
         }
         if !blocks.is_empty() {
             if !out.is_empty() {

@@ -122,6 +122,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &ReadFiles,
         &RequiredEnvironment,
         &WebDriver,
+        &CliDriver,
         &Driver,
         &IsinstanceBases,
         &SuperHost,
@@ -161,6 +162,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &OptionalEnvironment,
         &Handlers,
         &BodyDrivers,
+        &CliCommands,
     ]
 }
 

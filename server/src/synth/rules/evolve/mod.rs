@@ -4,6 +4,7 @@
 
 mod attribute_presence;
 mod body_drivers;
+mod cli_commands;
 mod conjunction;
 mod equality;
 mod handlers;
@@ -15,6 +16,7 @@ mod tested_paths;
 
 pub use attribute_presence::AttributePresence;
 pub use body_drivers::BodyDrivers;
+pub use cli_commands::CliCommands;
 pub use conjunction::Conjunction;
 pub use equality::Equality;
 pub use handlers::Handlers;

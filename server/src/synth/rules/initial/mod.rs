@@ -1,6 +1,7 @@
 //! Rules that build the first prefix from static facts, in order: each
 //! adds its part to what the ones before made.
 
+mod cli_driver;
 mod driver;
 mod free_names;
 mod isinstance_bases;
@@ -11,6 +12,7 @@ mod required_environment;
 mod super_host;
 mod web_driver;
 
+pub use cli_driver::CliDriver;
 pub use driver::Driver;
 pub use free_names::FreeNames;
 pub use isinstance_bases::IsinstanceBases;
