@@ -3,7 +3,7 @@
 //! the expressions its statement holds and the plain names it assigns.
 //! Rules read these instead of the line's text. Pure.
 
-use super::condition::Condition;
+use super::condition::{Condition, Constant};
 use super::literal::named;
 use super::parse::parse;
 use super::tokens::code_end;
@@ -92,6 +92,18 @@ pub fn expression(text: &str) -> Option<Condition> {
     (statements.next().is_none() && exprs.next().is_none()).then(|| super::condition_tree::build(e, &source))
 }
 
+/// The strings of a list display of string constants (`['a', 'b']`, a
+/// subscript key such as `df[['a', 'b']]`), else empty.
+pub fn string_list(text: &str) -> Vec<String> {
+    match expression(text) {
+        Some(Condition::Other { node, parts, .. }) if node == "list" => {
+            let strs: Vec<String> = parts.iter().filter_map(|p| if let Condition::Constant { value: Constant::Str(s) } = p { Some(s.clone()) } else { None }).collect();
+            if strs.len() == parts.len() { strs } else { Vec::new() }
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// Deeper statement nesting than this is taken whole (stack safety).
 const MAX_DEPTH: usize = 20;
 
@@ -139,7 +151,6 @@ fn assigned_value(mut right: Node) -> Node {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Constant;
 
     fn shown(s: &LineStatement) -> Vec<String> {
         s.expressions.iter().map(|e| e.to_string()).collect()
@@ -187,6 +198,14 @@ mod tests {
         assert_eq!(expression("'a' 'b' ("), None);
         assert_eq!(expression("1), (2"), None);
         assert_eq!(expression("x = 1"), None);
+    }
+
+    #[test]
+    fn a_list_of_strings() {
+        assert_eq!(string_list("['a', \"b, c\"]"), ["a", "b, c"]);
+        assert!(string_list("['a', b]").is_empty());
+        assert!(string_list("('a', 'b')").is_empty());
+        assert!(string_list("[]").is_empty());
     }
 
     #[test]

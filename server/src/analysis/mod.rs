@@ -43,7 +43,7 @@ mod walker;
 pub use facts::*;
 pub use try_blocks::{Handler, TryBlock};
 pub use isinstance_tests::isinstance_calls;
-pub use line_statement::{assigned_source, expression, line_statement, LineStatement};
+pub use line_statement::{assigned_source, expression, line_statement, string_list, LineStatement};
 pub(crate) use builtins::is_builtin;
 pub use usage::merge as merge_usage;
 

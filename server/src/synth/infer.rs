@@ -296,23 +296,6 @@ fn members(u: &Usage, depth: usize) -> (Vec<(String, Value)>, Vec<(String, Value
     (attrs, methods)
 }
 
-/// The strings of a list literal used as a key (`['a', 'b']`), else empty.
-pub fn string_list(expr: &str) -> Vec<String> {
-    let e = expr.trim();
-    if !(e.starts_with('[') && e.ends_with(']')) {
-        return Vec::new();
-    }
-    let inner = &e[1..e.len() - 1];
-    let parts: Vec<&str> = inner.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
-    let strs: Vec<String> = parts
-        .iter()
-        .filter_map(|p| {
-            let q = p.chars().next()?;
-            ((q == '\'' || q == '"') && p.ends_with(q) && p.len() >= 2).then(|| p[1..p.len() - 1].to_string())
-        })
-        .collect();
-    if strs.len() == parts.len() { strs } else { Vec::new() }
-}
 #[cfg(test)]
 mod tests {
     use super::*;
