@@ -301,6 +301,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn children_are_the_parts_in_source_order() {
+        let run = Value::Function { returns: Box::new(Value::Anything), is_async: false };
+        let obj = Value::Object { class: "Job".into(), attrs: vec![("id".into(), Value::Int(1))], methods: vec![("run".into(), run.clone())] };
+        let v = Value::Dict(vec![(Value::Str("k".into()), obj)]);
+        assert_eq!(v.children().len(), 2);
+        assert_eq!(v.children()[1].children(), [&Value::Int(1), &run]);
+        assert!(v.uses_anything());
+        let call = Value::Call { func: "f".into(), args: vec![], kwargs: vec![], imports: vec!["import f".into()] };
+        let mut d = Value::Derived { class: "Rows".into(), base: "list".into(), value: Box::new(Value::List(vec![call])), attrs: vec![], methods: vec![] };
+        let mut imports = Vec::new();
+        d.imports(&mut imports);
+        assert_eq!(imports, ["import f"]);
+        for c in d.children_mut() {
+            *c = Value::None;
+        }
+        assert!(matches!(d, Value::Derived { value, .. } if *value == Value::None));
+    }
+
+    #[test]
     fn a_member_reaches_what_a_class_method_returns() {
         // `elt = Tracker(); block = elt.next(); block.all_lines()`.
         let block = Value::Object { class: "Block".into(), attrs: vec![], methods: vec![] };
