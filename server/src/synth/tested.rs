@@ -34,9 +34,18 @@ impl Tests {
         out
     }
 
-    /// The constants of [`Tests::nodes`], in the same order.
+    /// The constants the test compares with: its own, then those the
+    /// statements before it assign a name as its value (`limit = 3`,
+    /// `VALID = ('a', 'b')`), not the arguments of what they call (a
+    /// prompt `input("Go on? (y/n)")` is no value to test for).
     pub fn constants(&self) -> Vec<&Constant> {
-        self.nodes().into_iter().filter_map(|c| if let Condition::Constant { value } = c { Some(value) } else { None }).collect()
+        let mut out: Vec<&Constant> = self.test.iter().flat_map(Condition::constants).collect();
+        for (_, value) in self.assigned.iter().flat_map(|s| &s.assigns) {
+            if matches!(value, Condition::Constant { .. }) || value.is_constant_display() {
+                out.extend(value.constants());
+            }
+        }
+        out
     }
 
     /// Plain names the test itself reads (not the assignments), each once.
@@ -81,13 +90,13 @@ mod tests {
 
     #[test]
     fn names_calls_paths_and_assigned_strings_come_from_the_trees() {
-        let t = tests_of("if len(self.items) > limit and s != 'len(':", &["limit = 3", "sep = ','", "s = sep"]);
+        let t = tests_of("if len(self.items) > limit and s != 'len(':", &["limit = 3", "sep = ','", "s = sep", "x = ask('size 7?')"]);
         assert_eq!(t.test_names(), ["len", "self", "limit", "s"]);
         assert!(t.calls("len") && !t.calls("items"));
         assert!(t.reads_path("self.items") && !t.reads_path("self.item"));
         assert_eq!(t.assigned_str("sep"), Some(","));
         assert_eq!(t.assigned_str("s"), None);
-        let ints: Vec<&Constant> = t.constants().into_iter().filter(|c| matches!(c, Constant::Int(_))).collect();
-        assert_eq!(ints, [&Constant::Int(3)]);
+        // The test's constants, then what names are assigned, not a call's arguments.
+        assert_eq!(t.constants(), [&Constant::Str("len(".into()), &Constant::Int(3), &Constant::Str(",".into())]);
     }
 }
