@@ -159,7 +159,8 @@ impl Condition {
         out
     }
 
-    fn visit<'c>(&'c self, f: &mut dyn FnMut(&'c Condition)) {
+    /// Every node of the tree, pre-order (source order), the root first.
+    pub fn visit<'c>(&'c self, f: &mut dyn FnMut(&'c Condition)) {
         f(self);
         for c in self.children() {
             c.visit(f);

@@ -28,6 +28,7 @@ mod html_queries;
 mod imports;
 mod isinstance_tests;
 mod later_values;
+mod line_statement;
 mod literal;
 mod module_calls;
 mod parse;
@@ -43,6 +44,7 @@ mod walker;
 pub use facts::*;
 pub use try_blocks::{Handler, TryBlock};
 pub use isinstance_tests::isinstance_calls;
+pub use line_statement::{assigned_source, expression, line_statement, string_list, LineStatement};
 pub(crate) use builtins::is_builtin;
 pub use usage::merge as merge_usage;
 

@@ -191,6 +191,22 @@ fn literals_of(text: &str, toks: Vec<Token>) -> Vec<StrLit> {
         .collect()
 }
 
+/// The text inside the quotes of every string literal of `text` (a
+/// fragment, dedented first), f-strings included with their replacement
+/// fields as written, in order: where SQL or a format is spelled.
+pub fn string_texts(text: &str) -> Vec<String> {
+    let (text, _) = super::parse::dedent(text);
+    tokens(&text)
+        .into_iter()
+        .filter(|t| t.kind == TokenKind::Str)
+        .filter_map(|t| {
+            let body = text[t.start..t.end].trim_start_matches(|c: char| c.is_ascii_alphabetic());
+            let q = if body.starts_with("\"\"\"") || body.starts_with("'''") { 3 } else { 1 };
+            (body.starts_with(['\'', '"']) && body.len() >= 2 * q).then(|| body[q..body.len() - q].to_string())
+        })
+        .collect()
+}
+
 /// The string literals of one line read alone (see [`line_tokens`]).
 pub fn line_string_literals(line: &str) -> Vec<StrLit> {
     let toks = line_tokens(line);
@@ -240,6 +256,8 @@ mod tests {
         let values: Vec<&str> = lits.iter().map(|l| l.value.as_str()).collect();
         assert_eq!(values, ["a.csv", "w", "doc\nstring"]);
         assert_eq!((lits[0].start, lits[0].end), (5, 12));
+        let texts = string_texts("    c.execute(f'SELECT {col} FROM t')\n    x = \"it's\" + '''a\nb''' # 'no'\n");
+        assert_eq!(texts, ["SELECT {col} FROM t", "it's", "a\nb"]);
         assert_eq!(line_string_literals("if path == 'out/data':").iter().map(|l| l.value.as_str()).collect::<Vec<_>>(), ["out/data"]);
     }
 }

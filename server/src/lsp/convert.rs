@@ -286,81 +286,10 @@ pub fn inlay_hints<'a>(
 /// The values worth a hint: those the line does not spell itself
 /// (`left = 4` says `4` already; `n = len(xs)` does not say `3`).
 pub fn unspelled_values(line: &str, values: &[(String, String)]) -> Vec<(String, String)> {
-    let rhs = assigned_text(line);
-    let spelled: Vec<String> = rhs.map(|r| split_top_level(r).into_iter().map(normalise_literal).collect()).unwrap_or_default();
+    // What the line assigns, read from its tree (strings, brackets and a
+    // trailing comment are the parser's business).
+    let spelled: Vec<String> = crate::analysis::assigned_source(line).iter().map(|t| normalise_literal(t)).collect();
     values.iter().filter(|(_, v)| !spelled.contains(&normalise_literal(v))).cloned().collect()
-}
-
-/// The text after a line's assignment `=` (not `==`, `<=`, `>=`, `!=`,
-/// and not inside brackets or strings), without a trailing comment.
-fn assigned_text(line: &str) -> Option<&str> {
-    let b = line.as_bytes();
-    let (mut depth, mut quote, mut at) = (0i32, None::<u8>, None);
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        match quote {
-            Some(_) if c == b'\\' => i += 1,
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None => match c {
-                b'\'' | b'"' => quote = Some(c),
-                b'#' => break,
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth -= 1,
-                b'=' if depth == 0 && b.get(i + 1) != Some(&b'=') && !(i > 0 && b"=<>!:+-*/%&|^@".contains(&b[i - 1])) => at = Some(i),
-                _ => {}
-            },
-        }
-        i += 1;
-    }
-    let start = at? + 1;
-    let rest = &line[start..];
-    // Cut a trailing comment (outside strings).
-    let mut quote = None::<char>;
-    let mut end = rest.len();
-    for (j, c) in rest.char_indices() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if c == '\'' || c == '"' => quote = Some(c),
-            None if c == '#' => {
-                end = j;
-                break;
-            }
-            None => {}
-        }
-    }
-    Some(rest[..end].trim())
-}
-
-/// `a, (b, c)` -> [`a`, `(b, c)`]: the top-level items of a tuple display.
-fn split_top_level(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut quote, mut start) = (0i32, None::<char>, 0);
-    for (i, c) in text.char_indices() {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None => match c {
-                '\'' | '"' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
-                ',' if depth == 0 => {
-                    out.push(text[start..i].trim());
-                    start = i + 1;
-                }
-                _ => {}
-            },
-        }
-    }
-    out.push(text[start..].trim());
-    out.retain(|s| !s.is_empty());
-    if out.len() > 1 {
-        // The whole display too: `xs = 1, 2` spells `(1, 2)`.
-        out.push(text.trim());
-    }
-    out
 }
 
 /// A literal as Python's repr would spell it, roughly: `"x"` -> `'x'`,

@@ -3,13 +3,12 @@
 //! names, shaped strings, instances of the types an `isinstance` names,
 //! answers in turn for a helper asked several times). Pure.
 
-use super::isinstance::isinstance_calls;
 use super::infer;
-use super::lexical::identifiers;
 use super::prefix::{Binding, Candidate};
 use super::string_shapes;
+pub(crate) use super::tested::Tests;
 use super::value::Value;
-use crate::analysis::Literal;
+use crate::analysis::{Condition, Constant};
 
 /// A function `name` that returns `answers` one per call, then the last for good.
 fn answers_in_turn(name: &str, answers: &[Value]) -> Value {
@@ -55,13 +54,12 @@ pub(super) fn falsy(v: &Value) -> Option<Value> {
     })
 }
 
-/// Strings shaped for the tests the condition's own line makes on names other
+/// Strings shaped for the tests the condition itself makes on names other
 /// than the collection's: where its items or keys may flow (at most two).
-fn items_shaped(collection: &str, item: &str, condition: &str) -> Vec<String> {
-    let test = condition.lines().next().unwrap_or("");
+fn items_shaped(collection: &str, item: &str, tests: &Tests) -> Vec<String> {
     let mut out = Vec::new();
-    for n in identifiers(test).iter().filter(|n| *n != collection) {
-        for s in string_shapes::shaped(n, item, condition) {
+    for n in tests.test_names().into_iter().filter(|n| *n != collection) {
+        for s in string_shapes::shaped(n, item, tests) {
             if !out.contains(&s) && out.len() < 2 {
                 out.push(s);
             }
@@ -70,19 +68,37 @@ fn items_shaped(collection: &str, item: &str, condition: &str) -> Vec<String> {
     out
 }
 
-/// Other values of a binding that may take a branch the other way.
-pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
-    let mut lits: Vec<Literal> = Vec::new();
-    for tok in condition.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '-' || c == '\'' || c == '"' || c == '_')) {
-        if let Ok(i) = tok.parse::<i64>() {
-            lits.push(Literal::Int(i));
-        } else if tok.len() >= 2 && (tok.starts_with('\'') && tok.ends_with('\'') || tok.starts_with('"') && tok.ends_with('"')) {
-            lits.push(Literal::Str(tok[1..tok.len() - 1].to_string()));
+/// `isinstance(path, T)` tests of the value at `path`: the dotted types.
+fn isinstance_types(tests: &Tests, path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in tests.nodes() {
+        if let Condition::IsInstance { subject, types } = c {
+            if subject.dotted().as_deref() == Some(path) {
+                out.extend(types.iter().filter_map(Condition::dotted));
+            }
         }
     }
+    out
+}
+
+/// A type test: `isinstance`, or a call of `type` (`type(x) == int`,
+/// `np.dtype(...)`).
+fn tests_types(tests: &Tests) -> bool {
+    tests.nodes().into_iter().any(|c| match c {
+        Condition::IsInstance { .. } => true,
+        Condition::Name { id } => id == "isinstance",
+        Condition::Call { func, .. } => func.dotted().is_some_and(|f| f.ends_with("type")),
+        _ => false,
+    })
+}
+
+/// Other values of a binding that may take a branch the other way.
+pub(crate) fn alternatives(b: &Binding, tests: &Tests) -> Vec<Value> {
+    // The int and string constants the test and the assignments before it name.
+    let lits: Vec<&Constant> = tests.constants().into_iter().filter(|c| matches!(c, Constant::Int(_) | Constant::Str(_))).collect();
     // Sizes a `len()` test in the condition names (small ones only).
-    let lengths: Vec<usize> = if condition.contains("len(") {
-        lits.iter().filter_map(|l| if let Literal::Int(n) = l { usize::try_from(*n).ok() } else { None }).filter(|n| (1..=8).contains(n)).collect()
+    let lengths: Vec<usize> = if tests.calls("len") {
+        lits.iter().filter_map(|l| if let Constant::Int(n) = l { usize::try_from(*n).ok() } else { None }).filter(|n| (1..=8).contains(n)).collect()
     } else {
         Vec::new()
     };
@@ -92,17 +108,15 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         Candidate::Value(x) if x != v && !matches!(x, Value::Anything) => Some(x.clone()),
         _ => None,
     }).collect();
-    if condition.contains("isinstance") || condition.contains("type(") {
+    if tests_types(tests) {
         others.extend([Value::Str("text".into()), Value::Int(1), Value::Float(1.5), Value::List(vec![Value::Int(1)]), Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]), Value::None]);
-        for (_, types) in isinstance_calls(condition).into_iter().filter(|(path, _)| *path == b.name) {
-            others.extend(types.iter().filter_map(|t| abstract_instance(t, &b.name)));
-        }
+        others.extend(isinstance_types(tests, &b.name).iter().filter_map(|t| abstract_instance(t, &b.name)));
     }
     let mut alts = match v {
         Value::Int(n) => {
             let mut a = vec![Value::Int(0), Value::Int(-1), Value::Int(n + 100)];
             for l in &lits {
-                if let Literal::Int(i) = l {
+                if let Constant::Int(i) = l {
                     a.extend([Value::Int(*i), Value::Int(i + 1), Value::Int(i - 1)]);
                 }
             }
@@ -111,9 +125,9 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         Value::Float(f) => vec![Value::Float(0.0), Value::Float(-f), Value::Float(f * 100.0)],
         Value::Bool(x) => vec![Value::Bool(!x)],
         Value::Str(s) => {
-            let mut a: Vec<Value> = string_shapes::shaped(&b.name, s, condition).into_iter().map(Value::Str).collect();
+            let mut a: Vec<Value> = string_shapes::shaped(&b.name, s, tests).into_iter().map(Value::Str).collect();
             a.push(Value::Str(String::new()));
-            a.extend(lits.iter().filter_map(|l| if let Literal::Str(s) = l { Some(Value::Str(s.clone())) } else { None }));
+            a.extend(lits.iter().filter_map(|l| if let Constant::Str(s) = l { Some(Value::Str(s.clone())) } else { None }));
             a.push(Value::Str("42".into()));
             a
         }
@@ -145,7 +159,7 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
             }
             // Its items reach a name the condition tests (`for w in words: if w.isupper()`).
             if let Some(Value::Str(last)) = items.last() {
-                for shaped in items_shaped(&b.name, last, condition) {
+                for shaped in items_shaped(&b.name, last, tests) {
                     let mut with = items.clone();
                     *with.last_mut().unwrap() = Value::Str(shaped);
                     a.push(Value::List(with));
@@ -165,7 +179,7 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
             }
             // Its keys reach a name the condition tests (`for key in d: if key.isupper()`).
             if let Some((Value::Str(k), _)) = kv.first() {
-                for shaped in items_shaped(&b.name, k, condition) {
+                for shaped in items_shaped(&b.name, k, tests) {
                     if !kv.iter().any(|(x, _)| *x == Value::Str(shaped.clone())) {
                         let mut with = kv.clone();
                         with[0].0 = Value::Str(shaped);
@@ -182,17 +196,15 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
             let mut a = vec![Value::None];
             // An instance of the class an `isinstance` test names.
             if !class.contains('(') {
-                for (_, types) in isinstance_calls(condition).into_iter().filter(|(path, _)| *path == b.name) {
-                    for ty in types.iter().filter(|t| !crate::analysis::is_builtin(t)) {
-                        a.push(Value::Object { class: format!("{class}({ty})"), attrs: attrs.clone(), methods: methods.clone() });
-                    }
+                for ty in isinstance_types(tests, &b.name).iter().filter(|t| !crate::analysis::is_builtin(t)) {
+                    a.push(Value::Object { class: format!("{class}({ty})"), attrs: attrs.clone(), methods: methods.clone() });
                 }
             }
             // Each member the condition mentions, varied alone: (is a method, index, value).
             let members = attrs.iter().map(|m| (false, m)).chain(methods.iter().map(|m| (true, m))).enumerate();
-            for (at, (is_method, (m, mv))) in members.filter(|(_, (_, (m, _)))| condition.contains(&format!("{}.{m}", b.name))) {
+            for (at, (is_method, (m, mv))) in members.filter(|(_, (_, (m, _)))| tests.reads_path(&format!("{}.{m}", b.name))) {
                 let inner = Binding::new(format!("{}.{m}", b.name), vec![Candidate::Value(mv.clone())]);
-                for alt in alternatives(&inner, condition) {
+                for alt in alternatives(&inner, tests) {
                     let (mut attrs, mut methods) = (attrs.clone(), methods.clone());
                     if is_method { methods[at - attrs.len()].1 = alt } else { attrs[at].1 = alt }
                     a.push(Value::Object { class: class.clone(), attrs, methods });
@@ -203,7 +215,7 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         // A function's result decides: the same alternatives for what it returns.
         Value::Function { returns, is_async } => {
             let inner = Binding::new(b.name.clone(), vec![Candidate::Value((**returns).clone())]);
-            let mut a: Vec<Value> = alternatives(&inner, condition)
+            let mut a: Vec<Value> = alternatives(&inner, tests)
                 .into_iter()
                 .map(|r| Value::Function { returns: Box::new(r), is_async: *is_async })
                 .collect();
@@ -219,8 +231,8 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
             if let (true, Value::Str(_) | Value::Int(_)) = (plain_name, &**returns) {
                 for lit in &lits {
                     let v = match lit {
-                        Literal::Str(x) => Value::Str(x.clone()),
-                        Literal::Int(i) => Value::Int(*i),
+                        Constant::Str(x) => Value::Str(x.clone()),
+                        Constant::Int(i) => Value::Int(*i),
                         _ => continue,
                     };
                     if v != **returns && std::mem::discriminant(&v) == std::mem::discriminant(&**returns) {
@@ -235,12 +247,12 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         Value::Tuple(items) if items.len() <= 4 => {
             let mut a = Vec::new();
             // `len(node.children) != 3`: no items at all.
-            if condition.contains("len(") {
+            if tests.calls("len") {
                 a.push(Value::Tuple(vec![]));
             }
             for (i, item) in items.iter().enumerate() {
                 let inner = Binding::new(format!("{}[{i}]", b.name), vec![Candidate::Value(item.clone())]);
-                for alt in alternatives(&inner, condition).into_iter().take(3) {
+                for alt in alternatives(&inner, tests).into_iter().take(3) {
                     let mut with = items.clone();
                     with[i] = alt;
                     a.push(Value::Tuple(with));
@@ -256,7 +268,7 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
         _ => vec![Value::None],
     };
     alts.extend(others);
-    if condition.contains("None") && !matches!(v, Value::Function { .. }) {
+    if tests.constants().contains(&&Constant::None) && !matches!(v, Value::Function { .. }) {
         alts.push(Value::None);
     }
     alts.retain(|a| a != v);
@@ -272,13 +284,14 @@ pub(super) fn alternatives(b: &Binding, condition: &str) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::synth::tested::tests_of;
 
     #[test]
     fn abstract_base_classes_get_a_builtin_that_passes_isinstance() {
         let b = Binding::new("result", vec![Candidate::Value(Value::Int(3))]);
-        let alts = alternatives(&b, "isinstance(result, collections.abc.Mapping)");
+        let alts = alternatives(&b, &tests_of("isinstance(result, collections.abc.Mapping)", &[]));
         assert!(alts.contains(&Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))])), "{alts:?}");
-        let alts = alternatives(&b, "isinstance(result, AsyncIterable)");
+        let alts = alternatives(&b, &tests_of("isinstance(result, AsyncIterable)", &[]));
         assert!(alts.iter().any(|a| matches!(a, Value::Code { source, .. } if source.contains("async def _result_items") && source.ends_with("result = _result_items()"))), "{alts:?}");
         // A member cannot be bound by a definition of its own.
         assert_eq!(abstract_instance("AsyncIterable", "self.items"), None);
@@ -287,7 +300,25 @@ mod tests {
     #[test]
     fn branch_alternatives_use_the_condition_literals() {
         let b = Binding::new("n", vec![Candidate::Value(Value::Int(3))]);
-        let alts = alternatives(&b, "n > 10");
+        let alts = alternatives(&b, &tests_of("n > 10", &[]));
         assert!(alts.contains(&Value::Int(11)) && alts.contains(&Value::Int(0)));
+        // A number inside a string is no constant of the test.
+        let alts = alternatives(&b, &tests_of("n > 10 or s == 'size 7'", &[]));
+        assert!(!alts.contains(&Value::Int(7)) && !alts.contains(&Value::Int(8)), "{alts:?}");
+    }
+
+    #[test]
+    fn members_the_test_reads_vary_alone() {
+        let obj = Value::Object { class: "Job".into(), attrs: vec![("code".into(), Value::Int(3)), ("codec".into(), Value::Str("x".into()))], methods: vec![] };
+        let b = Binding::new("job", vec![Candidate::Value(obj)]);
+        let alts = alternatives(&b, &tests_of("if h is None:", &["h = job.code + 1"]));
+        let varied: Vec<&Value> = alts.iter().filter_map(|a| match a {
+            Value::Object { attrs, .. } => Some(&attrs[1].1),
+            _ => None,
+        }).collect();
+        // `codec` is not read: only `code` varies (to `0`, `-1`, ...).
+        assert!(varied.iter().all(|v| **v == Value::Str("x".into())), "{alts:?}");
+        assert!(alts.iter().any(|a| matches!(a, Value::Object { attrs, .. } if attrs[0].1 == Value::Int(0))), "{alts:?}");
+        assert!(alts.contains(&Value::None));
     }
 }

@@ -2,7 +2,7 @@
 //! the fragment reads (by subscript, attribute or a list of names) and
 //! values of the kind each column is used as. Pure.
 
-use super::infer::string_list;
+use crate::analysis::string_list;
 use super::knowledge::kind_attrs;
 use super::rank::{name_kind, uses_time_index};
 use super::scalars::{int_for, string_for};

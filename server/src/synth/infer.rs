@@ -7,6 +7,8 @@
 //! the usage of their parts; the catch-all placeholder comes last.
 
 use super::dataframe::dataframe;
+pub use super::naming::{camel, singular};
+use super::naming::result_name;
 use super::knowledge::{argument_kind, kind_attrs};
 pub use super::rank::{is_exception_name, rank_kinds};
 use super::rank::{name_kind, uses_time_index};
@@ -52,43 +54,6 @@ pub(super) fn has_evidence(u: &Usage) -> bool {
 /// `await f()` gives is used like the result, but is not awaited itself.
 pub(super) fn result_usage(callable: &Usage) -> Option<Usage> {
     callable.returns.as_deref().map(|r| Usage { awaited: false, ..r.clone() }).filter(has_evidence)
-}
-
-/// What a function's result is called, for naming conventions to apply:
-/// its name without a leading verb (`to_bytes` -> `bytes`, `get_items` ->
-/// `items`), else `result`.
-fn result_name(function: &str) -> String {
-    const VERBS: &[&str] = &["get", "load", "fetch", "read", "make", "build", "create", "compute", "calc", "find", "format", "to", "parse", "as"];
-    match function.split_once('_') {
-        Some((verb, rest)) if VERBS.contains(&verb) && !rest.is_empty() => rest.to_string(),
-        _ => "result".to_string(),
-    }
-}
-
-/// Singular form of a plural name, for the elements of a collection.
-pub fn singular(name: &str) -> String {
-    // What a method lists is its object: `list_templates` -> `template`.
-    const VERBS: &[&str] = &["get", "list", "iter", "find", "load", "fetch", "read", "all", "collect", "make", "build"];
-    let name = match name.split_once('_') {
-        Some((verb, rest)) if VERBS.contains(&verb) && !rest.is_empty() => rest,
-        _ => name,
-    };
-    if let Some(s) = name.strip_suffix("ies") {
-        format!("{s}y")
-    } else if let Some(s) = name.strip_suffix('s').filter(|s| s.len() > 1 && !s.ends_with('s')) {
-        s.to_string()
-    } else {
-        format!("{name}_item")
-    }
-}
-
-pub fn camel(name: &str) -> String {
-    let out = super::value::camel_case(name);
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("C{out}")
-    } else {
-        out
-    }
 }
 
 /// The `i`-th distinct variant of an element value, so a collection's
@@ -353,23 +318,6 @@ fn members(u: &Usage, depth: usize) -> (Vec<(String, Value)>, Vec<(String, Value
     (attrs, methods)
 }
 
-/// The strings of a list literal used as a key (`['a', 'b']`), else empty.
-pub fn string_list(expr: &str) -> Vec<String> {
-    let e = expr.trim();
-    if !(e.starts_with('[') && e.ends_with(']')) {
-        return Vec::new();
-    }
-    let inner = &e[1..e.len() - 1];
-    let parts: Vec<&str> = inner.split(',').map(str::trim).filter(|p| !p.is_empty()).collect();
-    let strs: Vec<String> = parts
-        .iter()
-        .filter_map(|p| {
-            let q = p.chars().next()?;
-            ((q == '\'' || q == '"') && p.ends_with(q) && p.len() >= 2).then(|| p[1..p.len() - 1].to_string())
-        })
-        .collect();
-    if strs.len() == parts.len() { strs } else { Vec::new() }
-}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -491,9 +439,6 @@ mod copies {
 
     #[test]
     fn a_result_is_named_after_its_function() {
-        assert_eq!(result_name("to_bytes"), "bytes");
-        assert_eq!(result_name("format_str"), "str");
-        assert_eq!(result_name("process"), "result");
         let sent = Usage { passed_to: vec![crate::analysis::ArgUse { callee: "send".into(), position: Some(0), keyword: None }], ..Default::default() };
         let used = Usage { calls: vec![CallShape { positional: 1, keywords: vec![], star_args: false }], returns: Some(Box::new(sent)), ..Default::default() };
         assert!(matches!(&candidates("to_bytes", &used)[0], Value::Function { returns, .. } if matches!(**returns, Value::Bytes(_))), "{:?}", candidates("to_bytes", &used));

@@ -20,6 +20,9 @@ use super::prefix::{Binding, Candidate, Prefix};
 use super::session::Context;
 use super::render::py_str;
 use super::value::Value;
+use super::error_text::{parse_literal_key, KeyLit};
+use crate::analysis::tokens::string_texts;
+use crate::analysis::{line_statement, Condition, Constant, FileUse};
 use crate::exec::ExceptionInfo;
 
 /// Prefixes whose inputs satisfy what the library's error asks for.
@@ -46,14 +49,20 @@ fn missing_json_key(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) 
     if e.type_name != "KeyError" {
         return None;
     }
-    let key = e
-        .key
-        .as_deref()
-        .unwrap_or(&e.message)
-        .trim_matches(['\'', '"'])
-        .to_string();
-    let text = ctx.line_text(line);
-    let read_here = text.contains(&format!("[\"{key}\"]")) || text.contains(&format!("['{key}']"));
+    let key = match e.key.as_deref().or(Some(&e.message)).and_then(parse_literal_key) {
+        Some(KeyLit::Str(s)) => s,
+        Some(KeyLit::Int(i)) => i.to_string(),
+        None => return None,
+    };
+    // The line reads it with a string subscript (`settings["theme"]`).
+    let mut read_here = false;
+    for c in &line_statement(ctx.line_text(line)).expressions {
+        c.visit(&mut |n| {
+            if let Condition::Subscript { index, .. } = n {
+                read_here |= matches!(&**index, Condition::Constant { value: Constant::Str(k) } if *k == key);
+            }
+        });
+    }
     let loads_json = ctx.fragment.contains("json.load");
     if key.is_empty() || !read_here || !loads_json {
         return None;
@@ -164,7 +173,7 @@ fn missing_table(ctx: &Context, base: &Prefix, e: &ExceptionInfo) -> Option<Pref
     if !is_sql_name(table) {
         return None;
     }
-    let database = connected_database(ctx.fragment)?;
+    let database = connected_database(&ctx.analysis.files)?;
     let binding = format!("_database_{table}");
     if base.binding(&binding).is_some() {
         return None;
@@ -217,18 +226,12 @@ fn is_sql_name(s: &str) -> bool {
         && !s.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// The file of the fragment's `sqlite3.connect("shop.db")` (not `:memory:`).
-fn connected_database(fragment: &str) -> Option<String> {
-    let at = fragment.find("connect(")? + "connect(".len();
-    let rest = fragment[at..].trim_start();
-    let quote = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
-    let path = rest[1..].split(quote).next()?;
-    let plain = !path.is_empty()
-        && !path.starts_with('/')
-        && !path.contains("..")
-        && path != ":memory:"
-        && !path.starts_with("file:");
-    plain.then(|| path.to_string())
+/// The file of the fragment's `sqlite3.connect("shop.db")` (not `:memory:`),
+/// from the analysis' literal file uses.
+fn connected_database(files: &[FileUse]) -> Option<String> {
+    files.iter().filter(|f| f.how == "connect").map(|f| f.path.as_str()).find(|path| {
+        !path.is_empty() && !path.starts_with('/') && !path.contains("..") && *path != ":memory:" && !path.starts_with("file:")
+    }).map(str::to_string)
 }
 
 /// The columns the fragment's SQL names for `table`: an `INSERT INTO t (a,
@@ -245,7 +248,8 @@ fn columns_of(fragment: &str, table: &str) -> Vec<String> {
             cols.push(c);
         }
     };
-    for stmt in fragment.split(['"', '\'']).filter(|s| {
+    // SQL is spelled in the fragment's string literals (f-strings too).
+    for stmt in string_texts(fragment).iter().filter(|s| {
         s.to_ascii_uppercase()
             .split_whitespace()
             .any(|w| w == table.to_ascii_uppercase())
@@ -314,7 +318,7 @@ mod tests {
     #[test]
     fn a_query_names_its_table_and_columns() {
         let src = "conn = sqlite3.connect('shop.db')\ncur = conn.cursor()\ncur.execute(\"SELECT name, price FROM products WHERE price > ?\", (10,))\n";
-        assert_eq!(connected_database(src).as_deref(), Some("shop.db"));
+        assert_eq!(connected_database(&crate::analysis::analyze(src).files).as_deref(), Some("shop.db"));
         assert_eq!(columns_of(src, "products"), ["name", "price"]);
         assert_eq!(
             columns_of("c.execute('SELECT * FROM t')", "t"),
@@ -334,7 +338,10 @@ mod tests {
             ),
             ["title", "year"]
         );
-        assert!(connected_database("sqlite3.connect(':memory:')").is_none());
+        assert!(connected_database(&crate::analysis::analyze("import sqlite3\ncon = sqlite3.connect(':memory:')\n").files).is_none());
+        // SQL in an f-string counts; a name in code outside strings does not.
+        assert_eq!(columns_of("c.execute(f'SELECT qty FROM {t} WHERE sku = ?')\nproducts = 1", "products"), ["id", "name", "value"]);
+        assert_eq!(columns_of("t = 'orders'\nc.execute(f\"SELECT qty FROM orders WHERE sku = ?\")", "orders"), ["qty", "sku"]);
         assert!(numeric_column("price") && numeric_column("user_id") && !numeric_column("name"));
     }
 

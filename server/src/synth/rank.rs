@@ -2,7 +2,7 @@
 //! with a name (attributes it has, keys it is indexed with, operators,
 //! callees it is passed to, the name itself). Pure.
 
-use super::infer::string_list;
+use crate::analysis::string_list;
 use super::knowledge::{argument_kind, kind_attrs, kinds};
 use crate::analysis::{Key, Literal, Usage};
 /// The attributes of kinds.txt that are data, not methods.

@@ -176,25 +176,14 @@ impl Value {
     /// Classes of objects nested inside this value (returned by a function,
     /// held in an attribute), which must be defined before it.
     pub(super) fn nested_classes(&self, out: &mut Vec<String>) {
-        match self {
-            Value::Object { class, attrs, methods } => {
-                for (_, v) in attrs.iter().chain(methods) {
-                    v.nested_classes(out);
-                }
-                let def = class_source(class, attrs, methods);
-                if !out.contains(&def) {
-                    out.push(def);
-                }
+        for c in self.children() {
+            c.nested_classes(out);
+        }
+        if let Value::Object { class, attrs, methods } = self {
+            let def = class_source(class, attrs, methods);
+            if !out.contains(&def) {
+                out.push(def);
             }
-            Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => attrs.iter().chain(methods).for_each(|(_, v)| v.nested_classes(out)),
-            Value::Function { returns, .. } => returns.nested_classes(out),
-            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().for_each(|x| x.nested_classes(out)),
-            Value::Dict(kv) => kv.iter().for_each(|(k, v)| {
-                k.nested_classes(out);
-                v.nested_classes(out)
-            }),
-            Value::Call { args, kwargs, .. } => args.iter().chain(kwargs.iter().map(|(_, v)| v)).for_each(|x| x.nested_classes(out)),
-            _ => {}
         }
     }
 
@@ -249,39 +238,25 @@ impl Value {
     /// already seen (`seen`: name -> definition), so no definition
     /// silently replaces another.
     pub fn uniquify_classes(&mut self, seen: &mut Vec<(String, String)>) {
-        match self {
-            Value::Object { class, attrs, methods } => {
-                for (_, v) in attrs.iter_mut().chain(methods.iter_mut()) {
-                    v.uniquify_classes(seen);
-                }
-                let def = class_source("_", attrs, methods);
-                let ident = class_ident(class).to_string();
-                let base = class[ident.len()..].to_string();
-                let mut name = ident.clone();
-                let mut n = 2;
-                while let Some((_, d)) = seen.iter().find(|(c, _)| *c == name) {
-                    if *d == def {
-                        break;
-                    }
-                    name = format!("{ident}{n}");
-                    n += 1;
-                }
-                if !seen.iter().any(|(c, _)| *c == name) {
-                    seen.push((name.clone(), def));
-                }
-                *class = format!("{name}{base}");
-            }
-            Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => {
-                attrs.iter_mut().chain(methods.iter_mut()).for_each(|(_, v)| v.uniquify_classes(seen))
-            }
-            Value::Function { returns, .. } => returns.uniquify_classes(seen),
-            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter_mut().for_each(|x| x.uniquify_classes(seen)),
-            Value::Dict(kv) => kv.iter_mut().for_each(|(k, v)| {
-                k.uniquify_classes(seen);
-                v.uniquify_classes(seen)
-            }),
-            Value::Call { args, kwargs, .. } => args.iter_mut().chain(kwargs.iter_mut().map(|(_, v)| v)).for_each(|x| x.uniquify_classes(seen)),
-            _ => {}
+        for c in self.children_mut() {
+            c.uniquify_classes(seen);
         }
+        let Value::Object { class, attrs, methods } = self else { return };
+        let def = class_source("_", attrs, methods);
+        let ident = class_ident(class).to_string();
+        let base = class[ident.len()..].to_string();
+        let mut name = ident.clone();
+        let mut n = 2;
+        while let Some((_, d)) = seen.iter().find(|(c, _)| *c == name) {
+            if *d == def {
+                break;
+            }
+            name = format!("{ident}{n}");
+            n += 1;
+        }
+        if !seen.iter().any(|(c, _)| *c == name) {
+            seen.push((name.clone(), def));
+        }
+        *class = format!("{name}{base}");
     }
 }

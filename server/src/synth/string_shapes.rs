@@ -2,62 +2,68 @@
 //! or last character compared (`s[0] == "#"`), a prefix or suffix
 //! (`s.startswith("http")`), a character class (`s.isupper()`).
 //!
-//! The condition text may carry the fragment's own assignments after it (one
-//! per line, see `with_assignments`), so a name compared with
-//! (`s[0] == NBSP`, `NBSP = "\xa0"`) resolves to the literal it was given.
+//! Read from the condition's tree ([`Tests`]); a name compared with
+//! (`s[0] == NBSP`, `NBSP = "\xa0"` before it) resolves to the string the
+//! statements before the test assign it.
 
-/// Other strings for `name` (now `current`) that pass each test `condition`
-/// makes on it, in the order the tests appear.
-pub(crate) fn shaped(name: &str, current: &str, condition: &str) -> Vec<String> {
+use super::tested::Tests;
+use crate::analysis::{CompareOp, Condition, Constant};
+
+/// Other strings for the value at `name` (now `current`) that pass each
+/// test `tests` make on it, in the order the tests appear.
+pub(crate) fn shaped(name: &str, current: &str, tests: &Tests) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut push = |s: String| {
         if s != current && !out.contains(&s) {
             out.push(s);
         }
     };
-    for (at, _) in condition.match_indices(name) {
-        if condition[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.') {
-            continue;
-        }
-        let rest = &condition[at + name.len()..];
-        let compared = |after: &str| -> Option<String> {
-            let after = after.trim_start();
-            let after = after.strip_prefix("==").or_else(|| after.strip_prefix("!="))?;
-            operand(after.trim_start(), condition)
-        };
-        if let Some(r) = rest.strip_prefix("[0]") {
-            if let Some(c) = compared(r) {
-                push(format!("{c}{current}"));
+    let is_name = |c: &Condition| c.path().as_deref() == Some(name);
+    for node in tests.nodes() {
+        match node {
+            // `s[0] == '#'`, `s[-1] != ':'`
+            Condition::Compare { left, ops, comparators } if matches!(ops.first(), Some(CompareOp::Eq | CompareOp::NotEq)) => {
+                let Condition::Subscript { value, index } = &**left else { continue };
+                let (Some(c), true) = (comparators.first().and_then(|c| operand(c, tests)), is_name(value)) else { continue };
+                match &**index {
+                    Condition::Constant { value: Constant::Int(0) } => push(format!("{c}{current}")),
+                    Condition::Constant { value: Constant::Int(-1) } => push(format!("{current}{c}")),
+                    _ => {}
+                }
             }
-        } else if let Some(r) = rest.strip_prefix("[-1]") {
-            if let Some(c) = compared(r) {
-                push(format!("{current}{c}"));
+            Condition::Call { func, args, keywords } => {
+                let Condition::Attribute { value, attr } = &**func else { continue };
+                if !is_name(value) {
+                    continue;
+                }
+                match (attr.as_str(), args.first()) {
+                    // `s.startswith(('http', 'ftp'))`: the first of a tuple.
+                    ("startswith" | "endswith", Some(arg)) => {
+                        let arg = match arg {
+                            Condition::Other { node, parts, .. } if node == "tuple" => parts.first(),
+                            a => Some(a),
+                        };
+                        let Some(c) = arg.and_then(|a| operand(a, tests)) else { continue };
+                        push(if attr == "startswith" { format!("{c}{current}") } else { format!("{current}{c}") });
+                    }
+                    (method, None) if keywords.is_empty() => {
+                        let letters = if current.chars().any(char::is_alphabetic) { current } else { "Text" };
+                        match method {
+                            "isupper" => push(letters.to_uppercase()),
+                            "islower" => push(letters.to_lowercase()),
+                            "istitle" => push(title(letters)),
+                            "isdigit" | "isdecimal" | "isnumeric" => push("42".into()),
+                            "isalpha" => push(letters.chars().filter(|c| c.is_alphabetic()).collect()),
+                            "isalnum" => push(letters.chars().filter(|c| c.is_alphanumeric()).collect()),
+                            "isspace" => push(" ".into()),
+                            "isidentifier" => push("name".into()),
+                            _ => {}
+                        }
+                    }
+                    _ => {}
+                }
             }
-        } else if let Some(r) = rest.strip_prefix(".startswith(") {
-            if let Some(c) = operand(r.trim_start().trim_start_matches('('), condition) {
-                push(format!("{c}{current}"));
-            }
-        } else if let Some(r) = rest.strip_prefix(".endswith(") {
-            if let Some(c) = operand(r.trim_start().trim_start_matches('('), condition) {
-                push(format!("{current}{c}"));
-            }
-        } else if let Some(r) = rest.strip_prefix('.') {
-            let method: String = r.chars().take_while(|c| c.is_alphanumeric() || c == &'_').collect();
-            if !r[method.len()..].starts_with("()") {
-                continue;
-            }
-            let letters = if current.chars().any(char::is_alphabetic) { current } else { "Text" };
-            match method.as_str() {
-                "isupper" => push(letters.to_uppercase()),
-                "islower" => push(letters.to_lowercase()),
-                "istitle" => push(title(letters)),
-                "isdigit" | "isdecimal" | "isnumeric" => push("42".into()),
-                "isalpha" => push(letters.chars().filter(|c| c.is_alphabetic()).collect()),
-                "isalnum" => push(letters.chars().filter(|c| c.is_alphanumeric()).collect()),
-                "isspace" => push(" ".into()),
-                "isidentifier" => push("name".into()),
-                _ => {}
-            }
+            _ => {}
         }
     }
     out
@@ -77,77 +83,50 @@ fn title(s: &str) -> String {
     out
 }
 
-/// The string a literal at the start of `text` spells, or the one a name
-/// there was assigned on a line of `condition` (`NAME = "..."`).
-fn operand(text: &str, condition: &str) -> Option<String> {
-    if let Some(s) = string_literal(text) {
-        return Some(s);
+/// The string a compared expression stands for: a string constant, or a
+/// name the statements before the test assign a string constant.
+fn operand(c: &Condition, tests: &Tests) -> Option<String> {
+    match c {
+        Condition::Constant { value: Constant::Str(s) } => Some(s.clone()),
+        Condition::Name { id } => tests.assigned_str(id).map(str::to_string),
+        _ => None,
     }
-    let ident: String = text.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-    if ident.is_empty() || ident.starts_with(|c: char| c.is_ascii_digit()) {
-        return None;
-    }
-    condition.lines().skip(1).find_map(|l| {
-        let value = l.trim().strip_prefix(ident.as_str())?.trim_start().strip_prefix('=')?;
-        if value.starts_with('=') {
-            return None;
-        }
-        string_literal(value.trim())
-    })
-}
-
-/// A plain (not raw, not byte, not f-) single-line string literal at the
-/// start of `text`, with its common escapes decoded.
-fn string_literal(text: &str) -> Option<String> {
-    let q = text.chars().next().filter(|c| *c == '\'' || *c == '"')?;
-    let mut out = String::new();
-    let mut chars = text[1..].chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c == q => return Some(out),
-            '\\' => match chars.next()? {
-                'n' => out.push('\n'),
-                't' => out.push('\t'),
-                '\\' => out.push('\\'),
-                '\'' => out.push('\''),
-                '"' => out.push('"'),
-                'x' => {
-                    let hex: String = chars.by_ref().take(2).collect();
-                    out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
-                }
-                _ => return None,
-            },
-            '\n' => return None,
-            c => out.push(c),
-        }
-    }
-    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::synth::tested::tests_of;
+
+    fn shaped_by(name: &str, current: &str, test: &str, before: &[&str]) -> Vec<String> {
+        shaped(name, current, &tests_of(test, before))
+    }
 
     #[test]
     fn first_and_last_characters_take_the_compared_literal() {
-        assert_eq!(shaped("s", "abc", "s[0] == \"#\""), vec!["#abc"]);
-        assert_eq!(shaped("s", "abc", "s[-1] != ':'"), vec!["abc:"]);
-        // `xs[0]` is another name's item.
-        assert!(shaped("s", "abc", "xs[0] == '#'").is_empty());
+        assert_eq!(shaped_by("s", "abc", "s[0] == \"#\"", &[]), vec!["#abc"]);
+        assert_eq!(shaped_by("s", "abc", "s[-1] != ':'", &[]), vec!["abc:"]);
+        // `xs[0]` is another name's item; `s[1]` no end of it.
+        assert!(shaped_by("s", "abc", "xs[0] == '#' or s[1] == '#'", &[]).is_empty());
+        // A `==` inside a string is no comparison.
+        assert!(shaped_by("s", "abc", "print('s[0] == \"#\"')", &[]).is_empty());
     }
 
     #[test]
     fn a_compared_name_resolves_through_its_assignment() {
-        let cond = "content and content[0] == NBSP\nNBSP = \"\u{a0}\"";
-        assert_eq!(shaped("content", "abc", cond), vec!["\u{a0}abc"]);
-        assert_eq!(shaped("content", "abc", "content[0] == SEP\nSEP = '\\x2c'"), vec![",abc"]);
+        assert_eq!(shaped_by("content", "abc", "content and content[0] == NBSP", &["NBSP = \"\u{a0}\""]), vec!["\u{a0}abc"]);
+        assert_eq!(shaped_by("content", "abc", "content[0] == SEP", &["SEP = '\\x2c'"]), vec![",abc"]);
+        // A name given no string stays unknown.
+        assert!(shaped_by("content", "abc", "content[0] == SEP", &["SEP = sep()"]).is_empty());
     }
 
     #[test]
     fn prefixes_suffixes_and_character_classes() {
-        assert_eq!(shaped("self.url", "x", "self.url.startswith(('http', 'ftp'))"), vec!["httpx"]);
-        assert_eq!(shaped("name", "x", "name.endswith('.py')"), vec!["x.py"]);
-        assert_eq!(shaped("w", "Word", "w.isupper() or w.isdigit()"), vec!["WORD", "42"]);
-        assert_eq!(shaped("w", "Word", "w.istitle()"), Vec::<String>::new());
+        assert_eq!(shaped_by("self.url", "x", "self.url.startswith(('http', 'ftp'))", &[]), vec!["httpx"]);
+        assert_eq!(shaped_by("name", "x", "name.endswith('.py')", &[]), vec!["x.py"]);
+        assert_eq!(shaped_by("w", "Word", "w.isupper() or w.isdigit()", &[]), vec!["WORD", "42"]);
+        assert_eq!(shaped_by("w", "Word", "w.istitle()", &[]), Vec::<String>::new());
+        // `url` alone is not `self.url`.
+        assert!(shaped_by("url", "x", "self.url.startswith('http')", &[]).is_empty());
     }
 }

@@ -203,43 +203,48 @@ impl Value {
         false
     }
 
-    /// Imports every part of this value needs.
-    pub fn imports(&self, out: &mut Vec<String>) {
+    /// The values this one holds, in source order: items, keys before
+    /// their values, a call's arguments, members (attributes, then
+    /// methods), what a function returns, a subclassed builtin's value.
+    /// The one walk over a value's parts (`imports`, `uses_anything`,
+    /// `render`'s classes).
+    pub fn children(&self) -> Vec<&Value> {
         match self {
-            Value::Expr { imports, .. } | Value::Code { imports, .. } => out.extend(imports.iter().cloned()),
-            Value::Call { args, kwargs, imports, .. } => {
-                out.extend(imports.iter().cloned());
-                args.iter().chain(kwargs.iter().map(|(_, v)| v)).for_each(|x| x.imports(out))
-            }
-            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().for_each(|x| x.imports(out)),
-            Value::Dict(kv) => kv.iter().for_each(|(k, v)| {
-                k.imports(out);
-                v.imports(out)
-            }),
-            Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } => {
-                attrs.iter().chain(methods).for_each(|(_, v)| v.imports(out))
-            }
-            Value::Derived { value, attrs, methods, .. } => {
-                value.imports(out);
-                attrs.iter().chain(methods).for_each(|(_, v)| v.imports(out))
-            }
-            Value::Function { returns, .. } => returns.imports(out),
-            _ => {}
+            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().collect(),
+            Value::Dict(kv) => kv.iter().flat_map(|(k, v)| [k, v]).collect(),
+            Value::Call { args, kwargs, .. } => args.iter().chain(kwargs.iter().map(|(_, v)| v)).collect(),
+            Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } => attrs.iter().chain(methods).map(|(_, v)| v).collect(),
+            Value::Derived { value, attrs, methods, .. } => std::iter::once(&**value).chain(attrs.iter().chain(methods).map(|(_, v)| v)).collect(),
+            Value::Function { returns, .. } => vec![returns],
+            _ => Vec::new(),
         }
     }
 
-    pub fn uses_anything(&self) -> bool {
+    /// [`Value::children`], to edit in place.
+    pub fn children_mut(&mut self) -> Vec<&mut Value> {
         match self {
-            Value::Anything => true,
-            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter().any(Value::uses_anything),
-            Value::Dict(kv) => kv.iter().any(|(k, v)| k.uses_anything() || v.uses_anything()),
-            Value::Call { args, kwargs, .. } => args.iter().chain(kwargs.iter().map(|(_, v)| v)).any(Value::uses_anything),
-            Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => {
-                attrs.iter().chain(methods).any(|(_, v)| v.uses_anything())
-            }
-            Value::Function { returns, .. } => returns.uses_anything(),
-            _ => false,
+            Value::List(v) | Value::Tuple(v) | Value::Set(v) => v.iter_mut().collect(),
+            Value::Dict(kv) => kv.iter_mut().flat_map(|(k, v)| [k, v]).collect(),
+            Value::Call { args, kwargs, .. } => args.iter_mut().chain(kwargs.iter_mut().map(|(_, v)| v)).collect(),
+            Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } => attrs.iter_mut().chain(methods.iter_mut()).map(|(_, v)| v).collect(),
+            Value::Derived { value, attrs, methods, .. } => std::iter::once(&mut **value).chain(attrs.iter_mut().chain(methods.iter_mut()).map(|(_, v)| v)).collect(),
+            Value::Function { returns, .. } => vec![returns],
+            _ => Vec::new(),
         }
+    }
+
+    /// Imports every part of this value needs.
+    pub fn imports(&self, out: &mut Vec<String>) {
+        if let Value::Expr { imports, .. } | Value::Code { imports, .. } | Value::Call { imports, .. } = self {
+            out.extend(imports.iter().cloned());
+        }
+        self.children().into_iter().for_each(|x| x.imports(out));
+    }
+
+    /// Whether the catch-all placeholder is part of this value (its class
+    /// must then be defined).
+    pub fn uses_anything(&self) -> bool {
+        matches!(self, Value::Anything) || self.children().into_iter().any(Value::uses_anything)
     }
 
     /// The value of a DataFrame built with pandas' constructor from a dict
@@ -296,6 +301,25 @@ fn callee_type(callee: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn children_are_the_parts_in_source_order() {
+        let run = Value::Function { returns: Box::new(Value::Anything), is_async: false };
+        let obj = Value::Object { class: "Job".into(), attrs: vec![("id".into(), Value::Int(1))], methods: vec![("run".into(), run.clone())] };
+        let v = Value::Dict(vec![(Value::Str("k".into()), obj)]);
+        assert_eq!(v.children().len(), 2);
+        assert_eq!(v.children()[1].children(), [&Value::Int(1), &run]);
+        assert!(v.uses_anything());
+        let call = Value::Call { func: "f".into(), args: vec![], kwargs: vec![], imports: vec!["import f".into()] };
+        let mut d = Value::Derived { class: "Rows".into(), base: "list".into(), value: Box::new(Value::List(vec![call])), attrs: vec![], methods: vec![] };
+        let mut imports = Vec::new();
+        d.imports(&mut imports);
+        assert_eq!(imports, ["import f"]);
+        for c in d.children_mut() {
+            *c = Value::None;
+        }
+        assert!(matches!(d, Value::Derived { value, .. } if *value == Value::None));
+    }
 
     #[test]
     fn a_member_reaches_what_a_class_method_returns() {

@@ -205,4 +205,27 @@ mod tests {
         let stages: Vec<Stage> = all().iter().map(|r| r.stage()).collect();
         assert!(stages.windows(2).all(|w| w[0] <= w[1]), "the registry lists rules stage by stage");
     }
+
+    /// One rule per file, each with its own test, each in the registry.
+    #[test]
+    fn every_rule_file_has_one_rule_with_a_test_and_is_registered() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/synth/rules");
+        let mut rules = 0;
+        for stage in ["initial", "refine", "evolve"] {
+            for entry in std::fs::read_dir(dir.join(stage)).expect("the stage folder") {
+                let path = entry.expect("an entry").path();
+                if path.file_name().is_some_and(|n| n == "mod.rs") {
+                    continue;
+                }
+                let src = std::fs::read_to_string(&path).expect("a rule file");
+                let impls = src.matches("impl Rule for ").count() + src.matches("impl Refine for ").count();
+                assert_eq!(impls, 1, "{}: one rule per file", path.display());
+                assert!(src.contains("#[test]"), "{}: no test of its own", path.display());
+                let name = src.split("fn name(&self) -> &'static str {").nth(1).and_then(|r| r.split('"').nth(1)).expect("a name");
+                assert!(known().contains(&name), "{}: {name} is not in rules::all()", path.display());
+                rules += 1;
+            }
+        }
+        assert_eq!(rules, all().len(), "every registered rule has a file");
+    }
 }

@@ -2,7 +2,7 @@
 //! defines (`leaf.type == token.COLON`): variants where they hold, each
 //! alone and all together, and through the items of a loop variable.
 
-use crate::synth::alternatives::alternatives;
+use crate::synth::alternatives::{alternatives, Tests};
 use crate::synth::bindings::import_binding;
 use crate::analysis::{CompareOp, Condition, Constant};
 use crate::synth::paths::{grow_loop, value_at_mut, value_through_call, value_through_item};
@@ -86,7 +86,7 @@ fn equality_variants(ctx: &Context, best: &Attempt, line: u32, condition: &Condi
         let mut p = best.prefix.clone();
         let Some(v) = resolve(&mut p, rhs).or_else(|| display(rhs)) else { continue };
         // A value that fails the test.
-        let other = alternatives(&Binding::new(lhs.clone(), vec![Candidate::Value(v.clone())]), "").into_iter().next();
+        let other = alternatives(&Binding::new(lhs.clone(), vec![Candidate::Value(v.clone())]), &Tests::default()).into_iter().next();
         if let Some(slot) = value_through_call(ctx, &mut p, lhs, line) {
             if *slot != v {
                 *slot = v.clone();

@@ -3,7 +3,8 @@
 //! on): the evolution's vocabulary (`alternatives`), and collections that
 //! share the keys of a dict the prefix defines.
 
-use crate::synth::alternatives::alternatives;
+use crate::synth::alternatives::{alternatives, Tests};
+use crate::analysis::line_statement;
 use crate::synth::edits::with_candidate;
 use crate::analysis::Condition;
 use crate::synth::prefix::Binding;
@@ -24,18 +25,17 @@ impl Rule for OtherValues {
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(b) = t.branch() else { return Vec::new() };
-        other_values(ctx, b.best, b.line, b.names, b.condition, b.text)
+        other_values(ctx, b.best, b.line, b.names, b.condition)
     }
 }
 
 /// Variants where one name the condition at `line` reads takes another value.
-/// (`text` is the condition's source, the vocabulary of `alternatives`.)
-fn other_values(ctx: &Context, best: &Attempt, line: u32, gnames: &[String], condition: &Condition, text: &str) -> Vec<Prefix> {
+fn other_values(ctx: &Context, best: &Attempt, line: u32, gnames: &[String], condition: &Condition) -> Vec<Prefix> {
     let mut out = Vec::new();
     let read: Vec<String> = condition.names().into_iter().map(String::from).collect();
     // What names in the condition were assigned from tells which
     // members of a prefix value decide it (`h = self.find(e)`; `if h is None`).
-    let br_condition = &with_assignments(ctx, line, &read, text);
+    let tests = &with_assignments(ctx, line, &read, condition);
     let mut names = gnames.to_vec();
     names.extend(read);
     names.extend(related_bindings(ctx, &best.prefix, line));
@@ -43,24 +43,23 @@ fn other_values(ctx: &Context, best: &Attempt, line: u32, gnames: &[String], con
     names.retain(|n| if seen.contains(n) { false } else { seen.push(n.clone()); true });
     for n in names {
         let Some(b) = best.prefix.binding(&n) else { continue };
-        for alt in alternatives(b, br_condition).into_iter().chain(shared_keys(&best.prefix, b)) {
+        for alt in alternatives(b, tests).into_iter().chain(shared_keys(&best.prefix, b)) {
             out.push(with_candidate(&best.prefix, &n, alt));
         }
     }
     out
 }
 
-/// The condition's text followed by the lines before `line` that assign
-/// the names it reads.
-fn with_assignments(ctx: &Context, line: u32, names: &[String], condition: &str) -> String {
-    let mut text = condition.to_string();
+/// The condition with the statements on the lines before `line` that
+/// assign the names it reads.
+fn with_assignments(ctx: &Context, line: u32, names: &[String], condition: &Condition) -> Tests {
+    let mut tests = Tests::of(condition);
     for (l, assigned) in ctx.analysis.assigned.range(..line) {
         if assigned.iter().any(|n| names.contains(n)) {
-            text.push('\n');
-            text.push_str(ctx.line_text(*l).trim());
+            tests.assigned.push(line_statement(ctx.line_text(*l)));
         }
     }
-    text
+    tests
 }
 
 /// Collections and strings that refer to the keys of a dict the prefix

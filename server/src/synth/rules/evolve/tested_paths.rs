@@ -1,7 +1,7 @@
 //! Members a condition tests through a name the fragment assigned (`p =
 //! leaf.parent`; `if not p.parent`): the value each lands on, varied.
 
-use crate::synth::alternatives::alternatives;
+use crate::synth::alternatives::{alternatives, Tests};
 use crate::analysis::Condition;
 use crate::synth::paths::value_through_call;
 use crate::synth::prefix::{Binding, Candidate};
@@ -20,15 +20,15 @@ impl Rule for TestedPaths {
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(b) = t.branch() else { return Vec::new() };
-        path_variants(ctx, b.best, b.line, b.condition, b.text)
+        path_variants(ctx, b.best, b.line, b.condition)
     }
 }
 
 /// Members a condition tests through a name the fragment assigned (`p =
 /// leaf.parent`; `if not p.parent`): the value each lands on, varied.
-/// (`text` is the condition's source, the vocabulary of `alternatives`.)
-fn path_variants(ctx: &Context, best: &Attempt, line: u32, condition: &Condition, text: &str) -> Vec<Prefix> {
+fn path_variants(ctx: &Context, best: &Attempt, line: u32, condition: &Condition) -> Vec<Prefix> {
     let mut out = Vec::new();
+    let tests = Tests::of(condition);
     for path in condition.dotted_paths() {
         let root = path.split('.').next().unwrap_or_default();
         if best.prefix.binding(root).is_some() {
@@ -38,7 +38,7 @@ fn path_variants(ctx: &Context, best: &Attempt, line: u32, condition: &Condition
         let mut p = best.prefix.clone();
         let Some(slot) = value_through_call(ctx, &mut p, &path, line) else { continue };
         let here = Binding::new(path.clone(), vec![Candidate::Value(slot.clone())]);
-        for alt in alternatives(&here, text).into_iter().take(4) {
+        for alt in alternatives(&here, &tests).into_iter().take(4) {
             let mut q = best.prefix.clone();
             if let Some(slot) = value_through_call(ctx, &mut q, &path, line) {
                 *slot = alt;

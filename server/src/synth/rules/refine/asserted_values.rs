@@ -1,7 +1,7 @@
 //! AssertionError: the assertion states what the values must be; the
 //! values its condition suggests (`alternatives`) are tried.
 
-use crate::synth::alternatives::alternatives;
+use crate::synth::alternatives::{alternatives, Tests};
 use crate::synth::edits::with_candidate;
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
@@ -26,10 +26,10 @@ impl Rule for AssertedValues {
         let names_on_line = &fail.names_on_line;
         let mut out = Vec::new();
         if let Some(l) = line {
-            let text = ctx.line_text(l).to_string();
+            let tests = Tests::line(ctx.line_text(l));
             for n in names_on_line {
                 let b = base.binding(n).unwrap();
-                for alt in alternatives(b, &text) {
+                for alt in alternatives(b, &tests) {
                     out.push(with_candidate(base, n, alt));
                 }
             }

@@ -2,27 +2,26 @@
 //! line reads has one of the lengths and gets the other.
 
 use crate::synth::infer;
-use crate::synth::prefix::{Binding, Candidate, Prefix};
+use crate::synth::prefix::{Binding, Candidate};
 use crate::synth::value::Value;
-use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::rules::refine::Refine;
+use crate::synth::rules::Failure;
 use crate::synth::session::Context;
 
 pub struct LengthMismatch;
 
-impl Rule for LengthMismatch {
+impl Refine for LengthMismatch {
     fn name(&self) -> &'static str {
         "length-mismatch"
     }
-    fn stage(&self) -> Stage {
-        Stage::Refine
+    fn exception(&self) -> &'static str {
+        "ValueError"
     }
-    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
-        t.failure().is_some_and(|fail| fail.is("ValueError") && mismatched_lengths(&fail.error.message).is_some())
+    fn reads(&self, _ctx: &Context, fail: &Failure) -> bool {
+        mismatched_lengths(&fail.error.message).is_some()
     }
-    fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
-        let Some(fail) = t.failure() else { return Vec::new() };
-        let Some(lengths) = mismatched_lengths(&fail.error.message) else { return Vec::new() };
-        fail.edit_each_name_on_line(|b| resize(b, lengths))
+    fn edit_name(&self, _ctx: &Context, fail: &Failure, b: &mut Binding) -> bool {
+        mismatched_lengths(&fail.error.message).is_some_and(|lengths| resize(b, lengths))
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::synth::additions::add_to_local_module;
 use crate::synth::prefix::Prefix;
+use crate::synth::error_text::quoted_parts;
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
 
@@ -24,8 +25,7 @@ impl Rule for LocalImportName {
         let base = fail.base;
         let mut out = Vec::new();
         // `cannot import name 'x' from 'm'` for a module this prefix created.
-        let mut quotes = e.message.split('\'').skip(1).step_by(2);
-        if let (Some(name), Some(module)) = (quotes.next(), quotes.next()) {
+        if let [name, module, ..] = quoted_parts(&e.message)[..] {
             let called = name.chars().next().is_some_and(char::is_lowercase);
             if let Some(p) = add_to_local_module(base, module, name, called) {
                 out.push(p);

@@ -4,26 +4,26 @@
 
 use crate::synth::additions::{add_to_local_class, add_to_local_module};
 use crate::synth::prefix::Prefix;
-use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::rules::refine::Refine;
+use crate::synth::rules::Failure;
 use crate::synth::session::Context;
 
 pub struct LocalMember;
 
-impl Rule for LocalMember {
+impl Refine for LocalMember {
     fn name(&self) -> &'static str {
         "local-member"
     }
-    fn stage(&self) -> Stage {
-        Stage::Refine
+    fn exception(&self) -> &'static str {
+        "AttributeError"
     }
-    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
-        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.error.name.is_some())
+    fn reads(&self, _ctx: &Context, fail: &Failure) -> bool {
+        fail.error.name.is_some()
     }
-    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
-        let Some(fail) = t.failure() else { return Vec::new() };
+    fn refine(&self, ctx: &Context, fail: &Failure) -> Vec<Prefix> {
+        let Some((attr, called)) = fail.missing_member(ctx) else { return Vec::new() };
         let (e, base) = (fail.error, fail.base);
         let mut out = Vec::new();
-        let Some((attr, called)) = fail.missing_member(ctx) else { return out };
         // An instance of a class of a created module lacks it: add it there.
         if let Some(class) = e.obj_type.as_deref() {
             if let Some(p) = add_to_local_class(base, class, &attr, called) {

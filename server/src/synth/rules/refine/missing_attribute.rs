@@ -10,26 +10,26 @@ use crate::synth::edits::buildable;
 use crate::synth::prefix::{Binding, Candidate};
 use crate::synth::value::Value;
 use crate::synth::prefix::Prefix;
-use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::rules::refine::Refine;
+use crate::synth::rules::Failure;
 use crate::synth::session::Context;
 
 pub struct MissingAttribute;
 
-impl Rule for MissingAttribute {
+impl Refine for MissingAttribute {
     fn name(&self) -> &'static str {
         "missing-attribute"
     }
-    fn stage(&self) -> Stage {
-        Stage::Refine
+    fn exception(&self) -> &'static str {
+        "AttributeError"
     }
-    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
-        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.error.name.is_some())
+    fn reads(&self, _ctx: &Context, fail: &Failure) -> bool {
+        fail.error.name.is_some()
     }
-    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
-        let Some(fail) = t.failure() else { return Vec::new() };
+    fn refine(&self, ctx: &Context, fail: &Failure) -> Vec<Prefix> {
+        let Some((attr, called)) = fail.missing_member(ctx) else { return Vec::new() };
         let (e, base) = (fail.error, fail.base);
         let mut out = Vec::new();
-        let Some((attr, called)) = fail.missing_member(ctx) else { return out };
         // `super()` stands for `self`: the base class (self's own) lacks it.
         let mut targets = fail.names_on_line.clone();
         if e.obj_type.as_deref() == Some("super") && base.binding("self").is_some() {

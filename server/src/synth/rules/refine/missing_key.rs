@@ -3,26 +3,25 @@
 
 use crate::synth::additions::add_key;
 use crate::synth::error_text::{key_error_key, pandas_missing_labels};
-use crate::synth::prefix::Prefix;
-use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::prefix::Binding;
+use crate::synth::rules::refine::Refine;
+use crate::synth::rules::Failure;
 use crate::synth::session::Context;
 
 pub struct MissingKey;
 
-impl Rule for MissingKey {
+impl Refine for MissingKey {
     fn name(&self) -> &'static str {
         "missing-key"
     }
-    fn stage(&self) -> Stage {
-        Stage::Refine
+    fn exception(&self) -> &'static str {
+        "KeyError"
     }
-    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
-        t.failure().is_some_and(|fail| fail.is("KeyError") && pandas_missing_labels(&fail.error.message).is_empty())
+    fn reads(&self, _ctx: &Context, fail: &Failure) -> bool {
+        pandas_missing_labels(&fail.error.message).is_empty()
     }
-    fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
-        let Some(fail) = t.failure() else { return Vec::new() };
-        let Some(key) = key_error_key(fail.error) else { return Vec::new() };
-        fail.edit_each_name_on_line(|b| add_key(b, &key))
+    fn edit_name(&self, _ctx: &Context, fail: &Failure, b: &mut Binding) -> bool {
+        key_error_key(fail.error).is_some_and(|key| add_key(b, &key))
     }
 }
 

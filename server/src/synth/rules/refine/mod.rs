@@ -49,11 +49,53 @@ pub use unbound_name::UnboundName;
 pub use variable_named_like_module::VariableNamedLikeModule;
 pub use wanted_type::WantedType;
 
-use super::Failure;
+use super::{Failure, Rule, Stage, Trigger};
 use crate::synth::error_text::quoted;
 use crate::synth::prefix::{Binding, Prefix};
 use crate::synth::resources::resource_for;
 use crate::synth::session::Context;
+
+/// A refinement rule, stating only what differs from the others: the
+/// exception it reads, what else the failure must show, and either what it
+/// does to each prefix name the failing line reads (`edit_name`, the
+/// common case) or the whole proposal (`refine`). Every `Refine` is a
+/// [`Rule`] of [`Stage::Refine`] (the blanket impl below), so the registry
+/// lists it like any other.
+pub trait Refine: Sync {
+    /// As [`Rule::name`].
+    fn name(&self) -> &'static str;
+    /// The exception type it reads (a subclass matches too).
+    fn exception(&self) -> &'static str;
+    /// What else the failure must show (cheap; by default nothing).
+    fn reads(&self, _ctx: &Context, _fail: &Failure) -> bool {
+        true
+    }
+    /// Proposals for the failure; by default, for each prefix name the
+    /// failing line reads, the prefix with [`Refine::edit_name`] applied
+    /// where it changed the binding.
+    fn refine(&self, ctx: &Context, fail: &Failure) -> Vec<Prefix> {
+        fail.edit_each_name_on_line(|b| self.edit_name(ctx, fail, b))
+    }
+    /// Edit one binding the failing line reads; whether it changed.
+    fn edit_name(&self, _ctx: &Context, _fail: &Failure, _binding: &mut Binding) -> bool {
+        false
+    }
+}
+
+impl<T: Refine> Rule for T {
+    fn name(&self) -> &'static str {
+        Refine::name(self)
+    }
+    fn stage(&self) -> Stage {
+        Stage::Refine
+    }
+    fn applies(&self, ctx: &Context, t: &Trigger) -> bool {
+        t.failure().is_some_and(|fail| fail.is(self.exception()) && self.reads(ctx, fail))
+    }
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+        t.failure().map(|fail| self.refine(ctx, fail)).unwrap_or_default()
+    }
+}
 
 /// What several refinement rules read from a failure the same way.
 impl Failure<'_> {

@@ -5,6 +5,7 @@
 use crate::synth::prefix::Candidate;
 use crate::synth::value::Value;
 use crate::synth::prefix::Prefix;
+use crate::synth::error_text::trailing_str;
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
 
@@ -25,7 +26,8 @@ impl Rule for RejectedText {
         let e = fail.error;
         let base = fail.base;
         let mut out = Vec::new();
-        if let Some(text) = e.message.rsplit_once(": '").map(|(_, t)| t.trim_end_matches('\'')).filter(|t| t.len() >= 3) {
+        if let Some(text) = trailing_str(&e.message).filter(|t| t.len() >= 3) {
+            let text = text.as_str();
             for replacement in texts_for(&e.message) {
                 let mut p = base.clone();
                 let mut changed = false;

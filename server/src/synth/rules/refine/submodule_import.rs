@@ -7,26 +7,26 @@ use crate::synth::bindings::usage_of;
 use crate::synth::library_names;
 use crate::synth::prefix::Candidate;
 use crate::synth::prefix::Prefix;
-use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::rules::refine::Refine;
+use crate::synth::rules::Failure;
 use crate::synth::session::Context;
 
 pub struct SubmoduleImport;
 
-impl Rule for SubmoduleImport {
+impl Refine for SubmoduleImport {
     fn name(&self) -> &'static str {
         "submodule-import"
     }
-    fn stage(&self) -> Stage {
-        Stage::Refine
+    fn exception(&self) -> &'static str {
+        "AttributeError"
     }
-    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
-        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.module_lacking_member().is_some())
+    fn reads(&self, _ctx: &Context, fail: &Failure) -> bool {
+        fail.module_lacking_member().is_some()
     }
-    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
-        let Some(fail) = t.failure() else { return Vec::new() };
+    fn refine(&self, ctx: &Context, fail: &Failure) -> Vec<Prefix> {
+        let Some(module) = fail.module_lacking_member() else { return Vec::new() };
         let (e, base) = (fail.error, fail.base);
         let mut out = Vec::new();
-        let Some(module) = fail.module_lacking_member() else { return out };
         let submodule_use = e.name.as_deref().and_then(|a| usage_of(ctx, &module).attrs.get(a).cloned()).is_some_and(|u| library_names::used_like_a_module(&u));
         if let (Some(attr), Some(b), true) = (e.name.as_deref(), base.binding(&module), submodule_use) {
             let stmt = Candidate::Import(format!("import {module}.{attr}"));

@@ -6,26 +6,26 @@ use crate::analysis::FreeName;
 use crate::synth::bindings::{usage_of, value_binding};
 use crate::synth::library_names;
 use crate::synth::prefix::Prefix;
-use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::rules::refine::Refine;
+use crate::synth::rules::Failure;
 use crate::synth::session::Context;
 
 pub struct VariableNamedLikeModule;
 
-impl Rule for VariableNamedLikeModule {
+impl Refine for VariableNamedLikeModule {
     fn name(&self) -> &'static str {
         "variable-named-like-module"
     }
-    fn stage(&self) -> Stage {
-        Stage::Refine
+    fn exception(&self) -> &'static str {
+        "AttributeError"
     }
-    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
-        t.failure().is_some_and(|fail| fail.is("AttributeError") && fail.module_lacking_member().is_some())
+    fn reads(&self, _ctx: &Context, fail: &Failure) -> bool {
+        fail.module_lacking_member().is_some()
     }
-    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
-        let Some(fail) = t.failure() else { return Vec::new() };
+    fn refine(&self, ctx: &Context, fail: &Failure) -> Vec<Prefix> {
+        let Some(module) = fail.module_lacking_member() else { return Vec::new() };
         let (base, line) = (fail.base, fail.line);
         let mut out = Vec::new();
-        let Some(module) = fail.module_lacking_member() else { return out };
         let last_import = base.binding(&module).is_some_and(|b| b.import_only() && b.choice + 1 >= b.candidates.len());
         let usage = usage_of(ctx, &module);
         if last_import && library_names::may_be_a_variable(ctx, &module, &usage) && !base.not_modules.contains(&module) {
