@@ -514,7 +514,7 @@ fn scalar_value(name: &str, ty: &CliType, usage: &Usage) -> Value {
 fn member_of_tested_list(usage: &Usage) -> Option<String> {
     usage.compared.iter().find_map(|(op, l)| match l {
         Literal::Str(s) if op == "==" => Some(s.clone()),
-        Literal::Other(display) if op == "in" || op == "not in" => infer::string_list(display).into_iter().next(),
+        Literal::Other(display) if op == "in" || op == "not in" => crate::analysis::string_list(display).into_iter().next(),
         _ => None,
     })
 }
