@@ -192,7 +192,13 @@ print(sorted(os.listdir(".")))
     assert_eq!(first, "2 256 255 from-helper True True");
     assert!(o.stdout.contains("'blob.bin'") && o.stdout.contains("'data'") && o.stdout.contains("'program.py'"));
 
-    for bad in ["../escape.txt", "/etc/escape", "a/../../b", ""] {
+    // A path may go up as far as the fragment is nested in its run directory
+    // (`exec::run_dir::MAX_UP_LEVELS`), never further, never absolute.
+    let mut up = req("print(open('../up.txt').read())\n");
+    up.resources = vec![Resource { path: "../up.txt".into(), content: b"inside".to_vec() }];
+    let o = pool.run(&up).unwrap();
+    assert_eq!(o.stdout.trim(), "inside", "{o:?}");
+    for bad in ["../../../../escape.txt", "/etc/escape", "a/../../../../../b", ""] {
         let mut rq = req("pass\n");
         rq.resources = vec![Resource { path: bad.into(), content: b"x".to_vec() }];
         match pool.run(&rq) {
