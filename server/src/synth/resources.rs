@@ -49,7 +49,7 @@ pub fn directory_for(path: &str, patterns: &[String]) -> Vec<Resource> {
 pub fn files_at(path: &str, patterns: &[String]) -> Vec<Resource> {
     if path.rsplit('/').next().unwrap_or("").contains('.') {
         let clean = path.trim_start_matches("./");
-        if clean.contains('~') || crate::exec::run_path_problem(clean).is_some() {
+        if refused(clean) {
             return Vec::new();
         }
         shaped(clean, "open", &Shape::default()).into_iter().collect()
@@ -111,13 +111,24 @@ fn is_plain_name(s: &str) -> bool {
     !s.is_empty() && s.len() < 64 && s.chars().all(|c| c.is_alphanumeric() || "_-".contains(c))
 }
 
+/// Paths never created: empty, absolute, from a home folder, or going up
+/// further than the run directory allows. Other strange names (too long,
+/// too deep, a control character) are left to the session, which drops the
+/// file and says why in the report's notes.
+fn refused(clean: &str) -> bool {
+    clean.is_empty()
+        || clean.starts_with('/')
+        || clean.contains('~')
+        || clean.split('/').any(|p| p == "..") && crate::exec::run_path_problem(clean).is_some()
+}
+
 /// The file the fragment reads at `path` for a run, shaped by what
 /// `analysis` shows of it. The path may go up from the fragment's folder
 /// (`../data/x.csv`) as far as the run directory allows
 /// (`exec::run_path_problem`).
 pub fn file_for(analysis: &Analysis, path: &str, how: &str) -> Option<Resource> {
     let clean = path.trim_start_matches("./");
-    if clean.contains('~') || crate::exec::run_path_problem(clean).is_some() {
+    if refused(clean) {
         return None;
     }
     shaped(clean, how, &shape_of(analysis, path))
