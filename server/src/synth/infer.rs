@@ -11,7 +11,7 @@ pub use super::naming::{camel, singular};
 use super::naming::result_name;
 use super::knowledge::{argument_kind, kind_attrs};
 pub use super::rank::{is_exception_name, rank_kinds};
-use super::rank::{name_kind, uses_time_index};
+use super::rank::{is_dir_name, name_kind, uses_time_index};
 use super::scalars::{int_for, string_for, DEFAULT_TEXT, HELPER_TEXT};
 use super::value::{call, Value};
 use crate::analysis::{Key, Literal, Usage};
@@ -271,12 +271,6 @@ pub fn legacy_method(base: &str, method: &str) -> Option<Value> {
 /// Passed where a command's argument vector goes (`subprocess.run(cmd)`).
 fn is_command(u: &Usage) -> bool {
     passed_as(u, "command")
-}
-
-/// A name that says it holds a folder (`out_dir`, `data_folder`).
-fn is_dir_name(name: &str) -> bool {
-    let n = name.to_lowercase();
-    ["dir", "folder", "directory"].iter().any(|w| n == *w || n.ends_with(w))
 }
 
 /// Passed where the callee wants an argument of `kind` (`callee_kinds.txt`).

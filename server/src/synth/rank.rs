@@ -174,8 +174,8 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         add(&mut scores, "bool", 2);
     }
     for arg in &u.passed_to {
-        if let Some(k) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
-            let k = match k {
+        if let Some(wanted) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
+            let k = match wanted {
                 "path" | "dir" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" | "open-mode" => "str",
                 "number-list" | "iterable" | "command" | "records" => "list",
                 // `len` fits strings, lists and dicts alike: `u.len` scores it.
@@ -187,7 +187,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
                 other => static_kind(other),
             };
             add(&mut scores, k, 5);
-            if k == "str" && matches!(arg_kind_of(arg), Some("path" | "dir")) {
+            if matches!(wanted, "path" | "dir") {
                 // Every path-taking callee takes a `pathlib.Path` too.
                 add(&mut scores, "pathlib", 4);
             }
@@ -258,17 +258,19 @@ pub fn is_exception_name(name: &str) -> bool {
     name.chars().next().is_some_and(char::is_uppercase) && ["Error", "Exception", "Warning"].iter().any(|s| name.len() > s.len() && name.ends_with(s))
 }
 
-/// A kind the name itself suggests, when it suggests one.
-fn arg_kind_of(arg: &crate::analysis::ArgUse) -> Option<&'static str> {
-    argument_kind(&arg.callee, arg.position, arg.keyword.as_deref())
-}
-
 /// A name that says it holds a file-system path (`out_dir`, `base_path`).
 pub(super) fn is_path_name(name: &str) -> bool {
     let n = name.to_lowercase();
     ["path", "dir", "folder", "directory"].iter().any(|w| n == *w || n.ends_with(&format!("_{w}")) || n.ends_with(w) && n.len() > w.len() + 2)
 }
 
+/// A name that says it holds a folder (`out_dir`, `data_folder`).
+pub(super) fn is_dir_name(name: &str) -> bool {
+    let n = name.to_lowercase();
+    ["dir", "folder", "directory"].iter().any(|w| n.ends_with(w))
+}
+
+/// A kind the name itself suggests, when it suggests one.
 pub(super) fn name_hint(name: &str) -> Option<&'static str> {
     let k = name_kind(name);
     let n = name.to_lowercase();

@@ -52,8 +52,7 @@ fn membership_variants(ctx: &Context, best: &Attempt, condition: &Condition) -> 
             if kv.iter().any(|(k, _)| *k == element) {
                 return Vec::new();
             }
-            let v = kv.first().map_or(Value::Int(1), |(_, v)| v.clone());
-            kv.insert(0, (element, v));
+            insert_key(kv, element);
             vec![p]
         }
         Some(container @ Value::List(_)) if keyed => {
@@ -98,13 +97,18 @@ fn literal_membership(best: &Attempt, test: &Condition) -> Option<Prefix> {
             if kv.iter().any(|(k, _)| *k == item) {
                 kv.retain(|(k, _)| *k != item);
             } else {
-                let v = kv.first().map_or(Value::Int(1), |(_, v)| v.clone());
-                kv.insert(0, (item, v));
+                insert_key(kv, item);
             }
         }
         _ => return None,
     }
     Some(p)
+}
+
+/// `key` first in a mapping, with a value like the mapping's others.
+fn insert_key(kv: &mut Vec<(Value, Value)>, key: Value) {
+    let v = kv.first().map_or(Value::Int(1), |(_, v)| v.clone());
+    kv.insert(0, (key, v));
 }
 
 /// `text` with `sep` inside it, where a separator goes (`user@host`,

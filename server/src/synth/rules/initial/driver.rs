@@ -44,30 +44,11 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
             continue;
         }
         done.push(&f.name);
-        let mut call = format!("{}({})", f.name, driver_args(ctx, p, f, false));
-        if is_context_manager(f) {
-            p.driver.insert(0, entered(f, &call));
-            if f.is_async && !p.driver.iter().any(|d| d == "import asyncio") {
-                p.driver.insert(0, "import asyncio".into());
-            }
-            continue;
-        }
-        if f.is_generator {
-            call = format!("list({call})");
-        }
-        // A decorator or a closure factory returns a function it defines:
-        // the bodies run only when that is called too (`timer(func)()`).
-        let mut inner = f.returns_function.as_deref();
-        while let Some(g) = inner.filter(|g| !g.is_async) {
-            call = format!("{call}({})", driver_args(ctx, p, g, false));
-            if g.is_generator {
-                call = format!("list({call})");
-            }
-            inner = g.returns_function.as_deref();
-        }
-        p.driver.insert(0, if f.is_async { format!("asyncio.run({call})") } else { call });
-        if f.is_async && !p.driver.iter().any(|d| d == "import asyncio") {
-            p.driver.insert(0, "import asyncio".into());
+        let call = format!("{}({})", f.name, driver_args(ctx, p, f, false));
+        let statement = if is_context_manager(f) { entered(f, &call) } else { run_through(ctx, p, f, call) };
+        p.driver.insert(0, statement);
+        if f.is_async {
+            import_asyncio(p);
         }
     }
     for c in &a.classes {
@@ -83,9 +64,34 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
             let call = format!("{obj}.{}({})", m.name, driver_args(ctx, p, m, !is_static));
             p.driver.push(if m.is_async { format!("asyncio.run({call})") } else { call });
         }
-        if c.methods.iter().any(|m| m.is_async) && !p.driver.iter().any(|d| d == "import asyncio") {
-            p.driver.insert(0, "import asyncio".into());
+        if c.methods.iter().any(|m| m.is_async) {
+            import_asyncio(p);
         }
+    }
+}
+
+/// The statement that runs `call` of `f` to the end: a generator drained,
+/// a returned function called too (a decorator or closure factory:
+/// `timer(func)()`), a coroutine run with `asyncio.run`.
+fn run_through(ctx: &Context, p: &mut Prefix, f: &FunctionDef, mut call: String) -> String {
+    if f.is_generator {
+        call = format!("list({call})");
+    }
+    let mut inner = f.returns_function.as_deref();
+    while let Some(g) = inner.filter(|g| !g.is_async) {
+        call = format!("{call}({})", driver_args(ctx, p, g, false));
+        if g.is_generator {
+            call = format!("list({call})");
+        }
+        inner = g.returns_function.as_deref();
+    }
+    if f.is_async { format!("asyncio.run({call})") } else { call }
+}
+
+/// `import asyncio` first in the driver, once.
+fn import_asyncio(p: &mut Prefix) {
+    if !p.driver.iter().any(|d| d == "import asyncio") {
+        p.driver.insert(0, "import asyncio".into());
     }
 }
 
