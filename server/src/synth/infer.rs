@@ -121,7 +121,10 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
             let el_usage = merged_items(u);
             let el_name = singular(name);
             let items: Vec<Value> = if has_evidence(&el_usage) || !is_command(u) {
-                let first = if has_evidence(&el_usage) { part(&el_name, &el_usage) } else { element_default(name) };
+                // `'x' in items` is true of a collection that holds it: its
+                // items are of the literal's type, the literal first.
+                let held = if has_evidence(&el_usage) { None } else { u.contains.iter().find_map(literal_value) };
+                let first = if has_evidence(&el_usage) { part(&el_name, &el_usage) } else { held.clone().unwrap_or_else(|| element_default(name)) };
                 (0..list_len(u)).map(|i| vary(&first, i)).collect()
             } else {
                 // An argument vector (`subprocess.run(cmd)`) holds strings: a command that runs.
@@ -276,6 +279,17 @@ fn is_command(u: &Usage) -> bool {
 /// Passed where the callee wants an argument of `kind` (`callee_kinds.txt`).
 fn passed_as(u: &Usage, kind: &str) -> bool {
     u.passed_to.iter().any(|a| argument_kind(&a.callee, a.position, a.keyword.as_deref()) == Some(kind))
+}
+
+/// A constant the fragment wrote, as a value (strings and numbers: what a
+/// membership test looks for).
+fn literal_value(l: &Literal) -> Option<Value> {
+    match l {
+        Literal::Str(s) => Some(Value::Str(s.clone())),
+        Literal::Int(n) => Some(Value::Int(*n)),
+        Literal::Float(f) => Some(Value::Float(*f)),
+        _ => None,
+    }
 }
 
 fn element_default(collection: &str) -> Value {

@@ -172,7 +172,7 @@ mod tests {
         "#]]);
         branch(&super::Membership, "if 3 in ids:\n    print(ids)\n", 1, &[1], expect![[r#"
             ## 1
-            ids = [1, 2]
+            ids = [4, 5]
         "#]]);
     }
 }
