@@ -4,6 +4,7 @@
 //! coverage to the union).
 
 use super::attribution::RuleUse;
+use super::prefix::Candidate;
 use super::session::{Attempt, Session};
 use super::Proposer;
 use crate::coverage::Coverage;
@@ -66,7 +67,8 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
     let mut rounds = vec![current.coverage.ratio];
     let mut seen_failures: HashSet<String> = HashSet::from([current.signature()]);
     progress.exploring(0, current.coverage.ratio);
-    let mut best = explore(session, proposer, progress, current, &mut seen_failures, &mut rounds)?;
+    let explored = explore(session, proposer, progress, current, &mut seen_failures, &mut rounds)?;
+    let mut best = real_values_back(session, progress, explored)?;
     // Evolution: variants that cover what the best prefix did not. A variant
     // that beats the best prefix becomes the best and is evolved further
     // (hill climbing); every variant that adds statements joins the union.
@@ -115,6 +117,32 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
     variants.retain(|v| v.prefix != best.prefix);
     let variants = smallest_cover(&best.coverage.covered, variants, |v| &v.coverage.covered);
     Ok(SearchResult { best, variants, union, rounds, rules: session.rules.uses() })
+}
+
+/// A name the search moved to the placeholder (or a stub) while the run
+/// failed for another reason (a library name not yet imported, a file not
+/// yet made) may take its real value now that those are fixed: each
+/// such binding is tried back with it, kept when the run does no worse.
+fn real_values_back(session: &mut Session, progress: &dyn Progress, mut best: Attempt) -> Result<Attempt, ExecError> {
+    for i in 0..best.prefix.bindings.len() {
+        let b = &best.prefix.bindings[i];
+        if !b.current().is_stub() {
+            continue;
+        }
+        // The latest real one: refinement had already mended the earlier ones.
+        let Some(real) = b.candidates.iter().rposition(|c| matches!(c, Candidate::Value(_)) && !c.is_stub()) else { continue };
+        if !session.has_budget() || progress.cancelled() {
+            break;
+        }
+        let mut prefix = best.prefix.clone();
+        prefix.bindings[i].choice = real;
+        if let Some(back) = session.attempt(prefix)? {
+            if back.score() >= best.score() {
+                best = back;
+            }
+        }
+    }
+    Ok(best)
 }
 
 /// The candidates that, beside lines already `covered`, cover every line
