@@ -50,11 +50,27 @@ pub fn argument_kind(callee: &str, position: Option<usize>, keyword: Option<&str
             .collect()
     });
     let pos_text = position.map(|p| p.to_string());
-    table.iter().find_map(|(c, p, k)| {
-        let callee_ok = *c == callee || callee.ends_with(&format!(".{c}")) && !c.contains('.');
-        let pos_ok = *p == "*" || Some(*p) == pos_text.as_deref() || Some(*p) == keyword;
-        (callee_ok && pos_ok).then_some(*k)
+    table
+        .iter()
+        .find_map(|(c, p, k)| {
+            let callee_ok = *c == callee || callee.ends_with(&format!(".{c}")) && !c.contains('.');
+            let pos_ok = *p == "*" || Some(*p) == pos_text.as_deref() || Some(*p) == keyword;
+            (callee_ok && pos_ok).then_some(*k)
+        })
+        .or_else(|| parameter_kind(super::stdlib_index::parameter_name(callee, position, keyword)?))
+}
+
+/// What an argument is from the name the standard library gives the
+/// parameter it binds (`data/parameter_kinds.txt`).
+fn parameter_kind(parameter: &str) -> Option<&'static str> {
+    static M: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+    M.get_or_init(|| {
+        lines(include_str!("data/parameter_kinds.txt"))
+            .filter_map(|l| l.split_once(':').map(|(n, k)| (n.trim(), k.trim())))
+            .collect()
     })
+    .get(parameter)
+    .copied()
 }
 
 #[cfg(test)]
@@ -72,5 +88,9 @@ mod tests {
         assert_eq!(argument_kind("re.sub", Some(0), None), None);
         assert_eq!(argument_kind("print", Some(3), None), Some("any"));
         assert_eq!(argument_kind("self.helper", Some(0), None), None);
+        // Not in the table: the library's own parameter names tell.
+        assert_eq!(argument_kind("tee", Some(0), None), Some("iterable"));
+        assert_eq!(argument_kind("textwrap.dedent", Some(0), None), Some("str"));
+        assert_eq!(argument_kind("tee", Some(1), None), None, "`n` says nothing sure");
     }
 }

@@ -20,12 +20,15 @@ enum Kind {
     Constant,
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Export {
     module: &'static str,
     kind: Kind,
     /// Positional arguments a call may pass: at least, at most (`None`: any).
     arity: Option<(usize, Option<usize>)>,
+    /// The positional parameters' names, in order; a last `*args` keeps
+    /// its star.
+    params: Vec<&'static str>,
 }
 
 fn index() -> &'static HashMap<&'static str, Export> {
@@ -45,7 +48,7 @@ fn index() -> &'static HashMap<&'static str, Export> {
                     (Some(lo), Some(hi)) => Some((lo.parse().ok()?, if hi == "*" { None } else { Some(hi.parse().ok()?) })),
                     _ => None,
                 };
-                Some((name, Export { module, kind, arity }))
+                Some((name, Export { module, kind, arity, params: w.collect() }))
             })
             .collect()
     })
@@ -76,6 +79,28 @@ pub fn import_for(name: &str, usage: &Usage) -> Option<String> {
     fits.then(|| format!("from {} import {name}", e.module))
 }
 
+/// The name of the parameter an argument at `position` binds, in the
+/// signature of standard-library callable `callee` (bare, `tee`, or through
+/// its module, `itertools.tee`): what the library itself calls it.
+/// A keyword argument binds the parameter of its name, when it has one.
+pub fn parameter_name(callee: &str, position: Option<usize>, keyword: Option<&str>) -> Option<&'static str> {
+    let (module, name) = match callee.rsplit_once('.') {
+        Some((m, n)) => (Some(m), n),
+        None => (None, callee),
+    };
+    let e = index().get(name)?;
+    if module.is_some_and(|m| m != e.module) {
+        return None;
+    }
+    if let Some(k) = keyword {
+        return e.params.iter().copied().find(|p| *p == k);
+    }
+    match e.params.get(position?) {
+        Some(p) => Some(p.trim_start_matches('*')),
+        None => e.params.last().and_then(|p| p.strip_prefix('*')),
+    }
+}
+
 /// Whether the name tells by itself that it is not the fragment's own: a
 /// class (`ZipFile`) or a constant (`EACCES`), never a lowercase function.
 pub fn is_distinctive(name: &str) -> bool {
@@ -89,6 +114,16 @@ mod tests {
 
     fn called(positional: usize) -> Usage {
         Usage { calls: vec![CallShape { positional, keywords: vec![], star_args: false }], ..Default::default() }
+    }
+
+    #[test]
+    fn a_parameter_is_named_as_the_library_names_it() {
+        assert_eq!(parameter_name("tee", Some(0), None), Some("iterable"));
+        assert_eq!(parameter_name("itertools.tee", Some(1), None), Some("n"));
+        assert_eq!(parameter_name("textwrap.fill", None, Some("width")), Some("width"));
+        assert_eq!(parameter_name("textwrap.fill", None, Some("colour")), None, "not one of its parameters");
+        assert_eq!(parameter_name("shlex.tee", Some(0), None), None, "another module's name");
+        assert_eq!(parameter_name("tee", Some(5), None), None, "past its parameters");
     }
 
     #[test]
