@@ -85,7 +85,15 @@ fn route_for(ctx: &Context, f: &FunctionDef, d: &Decorator) -> Option<Route> {
     let template = d.strings.first()?.as_deref()?;
     let listed: Vec<String> = d.keywords.iter().filter(|(k, _)| k == "methods").flat_map(|(_, v)| v.iter().map(|m| m.to_ascii_uppercase())).collect();
     let methods = match verb {
-        "route" | "api_route" if !listed.is_empty() => dedup(listed),
+        // GET goes last: a view written for its other methods (`if
+        // request.method == 'POST':`) often ends with no response for a bare
+        // GET, which the framework rejects; their branches run first and the
+        // GET still shows the fragment's own failure.
+        "route" | "api_route" if !listed.is_empty() => {
+            let mut methods = dedup(listed);
+            methods.sort_by_key(|m| m == "GET");
+            methods
+        }
         "route" | "api_route" => vec!["GET".to_string()],
         v => vec![v.to_ascii_uppercase()],
     };
@@ -387,14 +395,14 @@ mod tests {
         let src = "from flask import Flask, request\napp = Flask(__name__)\n@app.route('/users/<int:uid>/<name>', methods=['GET', 'POST'])\ndef user(uid, name):\n    if request.method == 'POST':\n        return request.json['email'].lower() + request.form['nick']\n    return request.args['q']\n";
         let r = &routes(src)[0];
         assert_eq!((r.kind, r.app.as_str(), r.path.as_str()), (App::Flask, "app", "/users/1/example"));
-        assert_eq!(r.methods, ["GET", "POST"]);
+        assert_eq!(r.methods, ["POST", "GET"], "GET last");
         assert!(r.arguments[0].starts_with("json={'email': '"), "a string, as `.lower()` says: {:?}", r.arguments);
         assert_eq!(r.arguments[1..], ["data={'nick': 'example'}", "query_string={'q': 'example'}"]);
         let lines = with_ctx(src, |ctx| driver_lines(ctx, std::slice::from_ref(r)));
         assert_eq!(lines[0], "app.config['TESTING'] = True");
         assert_eq!(lines[1], "client = app.test_client()");
-        assert_eq!(lines[2], "client.get('/users/1/example', query_string={'q': 'example'})");
-        assert!(lines[3].starts_with("client.post('/users/1/example', json={'email'"), "{lines:?}");
+        assert!(lines[2].starts_with("client.post('/users/1/example', json={'email'"), "{lines:?}");
+        assert_eq!(lines[3], "client.get('/users/1/example', query_string={'q': 'example'})");
     }
 
     #[test]

@@ -53,8 +53,8 @@ mod tests {
             -- driver --
             app.config['TESTING'] = True
             client = app.test_client()
-            client.get('/hello')
             client.post('/hello', json={'name': 'Ada'})
+            client.get('/hello')
         "#]]);
     }
 }
