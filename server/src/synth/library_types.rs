@@ -193,10 +193,28 @@ pub fn exported_import(ctx: &Context, name: &str, usage: &Usage) -> Option<Strin
         ExportKind::Constant => name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
     };
     let exports = &index().exports;
-    fragment_modules(ctx).into_iter().find_map(|module| {
-        let kind = *exports.get(module.as_str())?.get(name)?;
-        fits(kind).then(|| format!("from {module} import {name}"))
-    })
+    let modules = fragment_modules(ctx);
+    modules
+        .iter()
+        .find_map(|module| {
+            let kind = *exports.get(module.as_str())?.get(name)?;
+            fits(kind).then(|| format!("from {module} import {name}"))
+        })
+        .or_else(|| {
+            // A body cut from a library's own code reads names its package
+            // imports from a submodule (`request_ctx` from `flask.globals`).
+            // A short lowercase function name there (`linear`, `dump`) is as
+            // often the fragment's own helper: only compound ones count.
+            let sub_fits = |kind: ExportKind| fits(kind) && (kind != ExportKind::Function || name.contains('_'));
+            modules.iter().filter(|m| !m.contains('.')).find_map(|lib| {
+                let mut subs: Vec<&&str> = exports.keys().filter(|m| m.strip_prefix(lib.as_str()).is_some_and(|r| r.starts_with('.') && !r[1..].contains('.'))).collect();
+                subs.sort();
+                subs.into_iter().find_map(|sub| {
+                    let kind = *exports.get(*sub)?.get(name)?;
+                    sub_fits(kind).then(|| format!("from {sub} import {name}"))
+                })
+            })
+        })
 }
 
 /// Whether the fragment uses `lib` (a top-level module): imports it or one
@@ -360,6 +378,19 @@ mod tests {
         // Only libraries the fragment uses count: flask is not imported here.
         with_ctx("print(request.method)\n", |ctx| {
             assert_eq!(exported_import(ctx, "request", &ctx.usage_of("request")), None);
+        });
+    }
+
+    #[test]
+    fn a_name_a_submodule_of_the_library_adds_is_imported_from_there() {
+        // Code cut from inside a package: its module imported `request_ctx`
+        // from `flask.globals`; `get_root_path` is `flask.helpers`'.
+        let src = "from flask import Flask\nctx = request_ctx._get_current_object()\nroot = get_root_path(__name__)\nprint(dump(ctx))\n";
+        with_ctx(src, |ctx| {
+            assert_eq!(exported_import(ctx, "request_ctx", &ctx.usage_of("request_ctx")).as_deref(), Some("from flask.globals import request_ctx"));
+            assert_eq!(exported_import(ctx, "get_root_path", &ctx.usage_of("get_root_path")).as_deref(), Some("from flask.helpers import get_root_path"));
+            // `flask.json.dump` exists, but a short bare `dump` is as likely the fragment's own.
+            assert_eq!(exported_import(ctx, "dump", &ctx.usage_of("dump")), None);
         });
     }
 
