@@ -48,19 +48,9 @@ mod tests {
 
     #[test]
     fn a_submodule_is_used_like_a_module() {
-        let analysis = analyze(
-            "page = urllib.request.urlopen(url).read()\nif signal.code is None:\n    pass\n",
-        );
-        let usage = |n: &str, a: &str| {
-            analysis
-                .free_names
-                .iter()
-                .find(|f| f.name == n)
-                .unwrap()
-                .usage
-                .attrs[a]
-                .clone()
-        };
+        let analysis = analyze("page = urllib.request.urlopen(url).read()\nif signal.code is None:\n    pass\n");
+        // How the fragment uses attribute `a` of free name `n`.
+        let usage = |n: &str, a: &str| analysis.free_names.iter().find(|f| f.name == n).unwrap().usage.attrs[a].clone();
         assert!(used_like_a_module(&usage("urllib", "request")));
         assert!(!used_like_a_module(&usage("signal", "code")));
     }
