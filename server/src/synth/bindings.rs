@@ -100,12 +100,8 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     Binding::new(f.name.clone(), c)
 }
 
+/// How the fragment uses free name `name`: `Context::usage_of` is the one
+/// lookup; this name stays for the rules that call it.
 pub(super) fn usage_of(ctx: &Context, name: &str) -> Usage {
-    ctx.analysis
-        .free_names
-        .iter()
-        .chain(&ctx.analysis.used_before_bound)
-        .find(|f| f.name == name)
-        .map(|f| f.usage.clone())
-        .unwrap_or_default()
+    ctx.usage_of(name)
 }
