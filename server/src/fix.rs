@@ -12,6 +12,7 @@ use crate::memory::{self, extract, key::ResultKey, recall, Memory};
 use crate::program;
 use crate::report::{ErrorInfo, FixReport, LegacyReport, MemoryReport, OptionalReport, Refinement, ResourceFile, Stats, Status, Variant};
 use crate::synth::deterministic::RuleSet;
+use crate::synth::name_info;
 use crate::synth::rules::UnknownRule;
 use crate::synth::search::{self, Progress, SearchResult};
 use crate::synth::session::{Context, Session};
@@ -593,8 +594,7 @@ fn names_with_provenance(prefix: &crate::synth::prefix::Prefix, ctx: &Context, b
         Candidate::Import(s) => s.clone(),
         Candidate::Value(v) => v.definition(&b.name),
     };
-    prefix
-        .names(ctx)
+    name_info::of(prefix, ctx)
         .into_iter()
         .zip(&prefix.bindings)
         .map(|(info, b)| {

@@ -183,7 +183,7 @@ impl LlmArgs {
         c.api_key = runnable::llm::config::api_key_from(|k| std::env::var(k).ok());
         if let Some(path) = &self.prices {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let table = runnable::llm::budget::PriceTable::parse(&text).map_err(anyhow::Error::msg).with_context(|| format!("in {}", path.display()))?;
+            let table = runnable::llm::prices::PriceTable::parse(&text).map_err(anyhow::Error::msg).with_context(|| format!("in {}", path.display()))?;
             c.prices = c.prices.with(table);
         }
         Ok(Some(c))

@@ -4,7 +4,7 @@ use crate::analysis::SyntaxIssue;
 use crate::coverage::Coverage;
 use crate::exec::{Containment, Denial, Resource, RunStatus};
 use crate::synth::attribution::RuleUse;
-use crate::synth::prefix::NameInfo;
+use crate::synth::name_info::NameInfo;
 use base64::Engine as _;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;

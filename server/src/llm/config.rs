@@ -2,7 +2,7 @@
 //! (a cheap one for the environment, a stronger one for exploration and
 //! evolution), the budgets and the transcript files. Pure.
 
-use super::budget::PriceTable;
+use super::prices::PriceTable;
 use std::path::PathBuf;
 use std::time::Duration;
 

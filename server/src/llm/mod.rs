@@ -16,6 +16,7 @@ pub mod environment;
 pub mod extract;
 pub mod feedback;
 pub mod hybrid;
+pub mod prices;
 pub mod prompt;
 pub mod proposal;
 pub mod proposer;

@@ -24,7 +24,9 @@
 //! * `stubs` (pure): "Define `name`", a stub returning what its result is used as.
 //! * `whole_block` (pure): a selection too small for the names it needs,
 //!   and the block around it that defines them.
-//! * `config`: settings and the names shared with the editors.
+//! * `config`: settings and the names shared with the editors;
+//!   `settings_sync`: applying them (pulled or pushed) and (re)building the
+//!   engine for them.
 //! * `transport`: keeps malformed input from stopping the server.
 
 pub mod anchors;
@@ -44,6 +46,7 @@ pub mod regions;
 pub mod report_md;
 pub mod run;
 pub mod safe_write;
+pub mod settings_sync;
 pub mod state;
 pub mod stubs;
 pub mod syntax;

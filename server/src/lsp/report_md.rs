@@ -305,7 +305,7 @@ mod tests {
         report.missing_packages = vec![evil.into()];
         report.unknown_imports = vec![evil.into()];
         report.failed_packages = vec![(evil.into(), evil.into())];
-        report.names = vec![crate::synth::prefix::NameInfo { name: format!("a|b{evil}"), kind: evil.into(), stub: true, rule: None }.into()];
+        report.names = vec![crate::synth::name_info::NameInfo { name: format!("a|b{evil}"), kind: evil.into(), stub: true, rule: None }.into()];
         let last = LastRun {
             uri: "file:///w/a.py".parse().unwrap(),
             version: 1,

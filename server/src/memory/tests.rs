@@ -5,8 +5,10 @@
 use super::store::{Observation, Store, FILE};
 use super::*;
 use crate::analysis::analyze;
+use crate::exec::RunStatus;
 use crate::synth::deterministic::Deterministic;
 use crate::synth::prefix::Candidate;
+use crate::synth::rules::check::{attempt, raised};
 use crate::synth::session::Context;
 use crate::synth::value::Value;
 use crate::synth::Proposer;
@@ -220,8 +222,28 @@ fn off_reads_and_writes_nothing() {
     assert!(templates_only.cached("k").is_none());
 }
 
-fn ctx_for<'a>(src: &'a str, analysis: &'a crate::analysis::Analysis, stdlib: &'a BTreeSet<String>) -> Context<'a> {
-    Context { fragment: src, analysis, stdlib }
+/// A fragment with what a `Context` of it borrows: its analysis and a
+/// standard library (empty unless a test names modules).
+struct Fixture {
+    src: &'static str,
+    analysis: crate::analysis::Analysis,
+    stdlib: BTreeSet<String>,
+}
+
+impl Fixture {
+    fn new(src: &'static str) -> Self {
+        Fixture { src, analysis: analyze(src), stdlib: BTreeSet::new() }
+    }
+    fn ctx(&self) -> Context<'_> {
+        Context { fragment: self.src, analysis: &self.analysis, stdlib: &self.stdlib }
+    }
+}
+
+/// What a memory offers `first` when it holds `templates` (given the
+/// signature) for the signature of `name`'s usage in `ctx`, and nothing else.
+fn offered(ctx: &Context, first: &crate::synth::prefix::Prefix, name: &str, templates: impl Fn(&str) -> Vec<store::Template>) -> Vec<recall::Offer> {
+    let sig = signature::signature_in(ctx, &ctx.usage_of(name)).unwrap();
+    recall::offers(ctx, first, &mut |s: &str| if s == sig { templates(&sig) } else { vec![] })
 }
 
 /// A template the search found (not the rules' first guess) each time it worked.
@@ -232,19 +254,16 @@ fn remembered(sig: &str, code: &str, uses: i64, failures: i64) -> store::Templat
 #[test]
 fn a_clean_template_leads_and_one_that_also_failed_follows_the_first_guess() {
     let src = "for r in people:\n    print(r['name'].upper(), r['age'] + 5)\n";
-    let analysis = analyze(src);
-    let stdlib: BTreeSet<String> = ["json".to_string()].into();
-    let ctx = ctx_for(src, &analysis, &stdlib);
+    let fixture = Fixture { stdlib: ["json".to_string()].into(), ..Fixture::new(src) };
+    let ctx = fixture.ctx();
     let first = Deterministic.initial(&ctx);
-    let sig = signature::signature_in(&ctx, &ctx.usage_of("people")).unwrap();
     let rules = first.binding("people").unwrap();
     let catch_all_of = |b: &crate::synth::prefix::Binding| b.candidates.iter().position(|c| *c == Candidate::Value(Value::Anything)).unwrap();
     let expr = |code: &str| Candidate::Value(Value::Expr { code: code.into(), imports: vec![] });
     let (clean, mixed) = ("[{'name': 'Bo', 'age': 3}]", "[{'name': 'Al', 'age': 4}]");
 
     // Only ever worked for this signature: the first run tries it.
-    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, clean, 3, 0)] } else { vec![] };
-    let offers = recall::offers(&ctx, &first, &mut lookup);
+    let offers = offered(&ctx, &first, "people", |sig| vec![remembered(sig, clean, 3, 0)]);
     assert!(offers.len() == 1 && offers[0].clean);
     let p = recall::Remembering { rules: &Deterministic, offers }.initial(&ctx);
     let b = p.binding("people").unwrap();
@@ -253,8 +272,7 @@ fn a_clean_template_leads_and_one_that_also_failed_follows_the_first_guess() {
     assert!(catch_all_of(b) > 1);
 
     // Also failed (fewer times than it worked): after the rules' first guess, before the catch-all.
-    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, mixed, 3, 1)] } else { vec![] };
-    let offers = recall::offers(&ctx, &first, &mut lookup);
+    let offers = offered(&ctx, &first, "people", |sig| vec![remembered(sig, mixed, 3, 1)]);
     assert!(offers.len() == 1 && !offers[0].clean);
     let p = recall::Remembering { rules: &Deterministic, offers }.initial(&ctx);
     let b = p.binding("people").unwrap();
@@ -263,8 +281,7 @@ fn a_clean_template_leads_and_one_that_also_failed_follows_the_first_guess() {
     assert!(catch_all_of(b) > 1);
 
     // Both: the clean one leads, the other follows the first guess.
-    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, clean, 3, 0), remembered(&sig, mixed, 3, 1)] } else { vec![] };
-    let offers = recall::offers(&ctx, &first, &mut lookup);
+    let offers = offered(&ctx, &first, "people", |sig| vec![remembered(sig, clean, 3, 0), remembered(sig, mixed, 3, 1)]);
     let p = recall::Remembering { rules: &Deterministic, offers }.initial(&ctx);
     let b = p.binding("people").unwrap();
     assert_eq!(b.candidates[..3], [expr(clean), rules.candidates[0].clone(), expr(mixed)]);
@@ -274,9 +291,8 @@ fn a_clean_template_leads_and_one_that_also_failed_follows_the_first_guess() {
 #[test]
 fn a_template_the_rules_already_propose_is_not_offered() {
     let src = "for r in people:\n    print(r['name'].upper(), r['age'] + 5)\n";
-    let analysis = analyze(src);
-    let stdlib = BTreeSet::new();
-    let ctx = ctx_for(src, &analysis, &stdlib);
+    let fixture = Fixture::new(src);
+    let ctx = fixture.ctx();
     let first = Deterministic.initial(&ctx);
     let Some(Candidate::Value(guess)) = first.binding("people").map(|b| b.candidates[0].clone()) else { panic!("people has a value") };
     let code = guess.expr();
@@ -286,17 +302,12 @@ fn a_template_the_rules_already_propose_is_not_offered() {
 
 #[test]
 fn refinements_are_the_rules_own_and_a_remembered_value_is_no_variant() {
-    use crate::exec::RunStatus;
-    use crate::synth::rules::check::{attempt, raised};
     let src = "if n > 10:\n    print(n.bit_length())\nelse:\n    print(-n)\n";
-    let analysis = analyze(src);
-    let stdlib = BTreeSet::new();
-    let ctx = ctx_for(src, &analysis, &stdlib);
+    let fixture = Fixture::new(src);
+    let ctx = fixture.ctx();
     let first = Deterministic.initial(&ctx);
-    let sig = signature::signature_in(&ctx, &ctx.usage_of("n")).unwrap();
     // 7 is none of the values the rules try for `n > 10` (0, -1, n + 100, 10 and its neighbours).
-    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, "7", 2, 1)] } else { vec![] };
-    let offers = recall::offers(&ctx, &first, &mut lookup);
+    let offers = offered(&ctx, &first, "n", |sig| vec![remembered(sig, "7", 2, 1)]);
     assert_eq!(offers.len(), 1);
     let memory = recall::Remembering { rules: &Deterministic, offers };
     let start = memory.initial(&ctx);
@@ -319,16 +330,11 @@ fn refinements_are_the_rules_own_and_a_remembered_value_is_no_variant() {
 
 #[test]
 fn a_leading_template_that_fails_costs_one_run_then_the_rules_start_over() {
-    use crate::exec::RunStatus;
-    use crate::synth::rules::check::{attempt, raised};
     let src = "for r in people:\n    print(r['name'].upper(), r['age'] + 5)\n";
-    let analysis = analyze(src);
-    let stdlib = BTreeSet::new();
-    let ctx = ctx_for(src, &analysis, &stdlib);
+    let fixture = Fixture::new(src);
+    let ctx = fixture.ctx();
     let first = Deterministic.initial(&ctx);
-    let sig = signature::signature_in(&ctx, &ctx.usage_of("people")).unwrap();
-    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, "[{'name': 'Bo'}]", 2, 0)] } else { vec![] };
-    let offers = recall::offers(&ctx, &first, &mut lookup);
+    let offers = offered(&ctx, &first, "people", |sig| vec![remembered(sig, "[{'name': 'Bo'}]", 2, 0)]);
     let memory = recall::Remembering { rules: &Deterministic, offers };
     let start = memory.initial(&ctx);
     // The first run, with the template, raised: the rules' own first prefix
@@ -353,16 +359,11 @@ fn a_leading_template_that_fails_costs_one_run_then_the_rules_start_over() {
 
 #[test]
 fn a_leading_template_is_not_blamed_for_a_line_that_does_not_read_it() {
-    use crate::exec::RunStatus;
-    use crate::synth::rules::check::{attempt, raised};
     let src = "for r in people:\n    print(r['name'].upper())\nprint(total + 1)\n";
-    let analysis = analyze(src);
-    let stdlib = BTreeSet::new();
-    let ctx = ctx_for(src, &analysis, &stdlib);
+    let fixture = Fixture::new(src);
+    let ctx = fixture.ctx();
     let first = Deterministic.initial(&ctx);
-    let sig = signature::signature_in(&ctx, &ctx.usage_of("people")).unwrap();
-    let mut lookup = |s: &str| if s == sig { vec![remembered(&sig, "[{'name': 'Bo'}]", 2, 0)] } else { vec![] };
-    let offers = recall::offers(&ctx, &first, &mut lookup);
+    let offers = offered(&ctx, &first, "people", |sig| vec![remembered(sig, "[{'name': 'Bo'}]", 2, 0)]);
     assert!(offers.len() == 1 && offers[0].leads);
     let memory = recall::Remembering { rules: &Deterministic, offers };
     let start = memory.initial(&ctx);
@@ -377,15 +378,12 @@ fn a_leading_template_is_not_blamed_for_a_line_that_does_not_read_it() {
 #[test]
 fn a_template_that_was_only_the_rules_first_guess_where_learnt_does_not_lead() {
     let src = "for r in people:\n    print(r['name'].upper(), r['age'] + 5)\n";
-    let analysis = analyze(src);
-    let stdlib = BTreeSet::new();
-    let ctx = ctx_for(src, &analysis, &stdlib);
+    let fixture = Fixture::new(src);
+    let ctx = fixture.ctx();
     let first = Deterministic.initial(&ctx);
-    let sig = signature::signature_in(&ctx, &ctx.usage_of("people")).unwrap();
     let code = "[{'name': 'Bo', 'age': 3}]";
     // Worked three times, never failed, but each time it was the rules' own first guess.
-    let mut lookup = |s: &str| if s == sig { vec![store::Template { found: 0, ..remembered(&sig, code, 3, 0) }] } else { vec![] };
-    let offers = recall::offers(&ctx, &first, &mut lookup);
+    let offers = offered(&ctx, &first, "people", |sig| vec![store::Template { found: 0, ..remembered(sig, code, 3, 0) }]);
     assert!(offers.len() == 1 && offers[0].clean && !offers[0].leads);
     let p = recall::Remembering { rules: &Deterministic, offers }.initial(&ctx);
     let b = p.binding("people").unwrap();
@@ -396,9 +394,8 @@ fn a_template_that_was_only_the_rules_first_guess_where_learnt_does_not_lead() {
 #[test]
 fn a_template_that_is_the_rules_guess_under_another_class_name_is_not_offered() {
     let src = "print(alpha.minimize([3], method='slsqp'))\n";
-    let analysis = analyze(src);
-    let stdlib = BTreeSet::new();
-    let ctx = ctx_for(src, &analysis, &stdlib);
+    let fixture = Fixture::new(src);
+    let ctx = fixture.ctx();
     let first = Deterministic.initial(&ctx);
     let Some(Candidate::Value(Value::Object { class, attrs, methods })) = first.binding("alpha").map(|b| b.current().clone()) else { panic!("alpha is an object: {first:?}") };
     // Learnt from `optimize.minimize(...)`: the same object, named after that variable.
@@ -412,19 +409,18 @@ fn a_template_that_is_the_rules_guess_under_another_class_name_is_not_offered() 
 fn a_library_name_is_never_offered_a_template() {
     // `np` is numpy's conventional alias: bound by an import only.
     let src = "x = np.array([1, 2])\nprint(x.shape)\n";
-    let analysis = analyze(src);
-    let stdlib = BTreeSet::new();
-    let ctx = ctx_for(src, &analysis, &stdlib);
+    let fixture = Fixture::new(src);
+    let ctx = fixture.ctx();
     let first = Deterministic.initial(&ctx);
-    let mut lookup = |s: &str| vec![store::Template { signature: s.into(), code: "[1, 2]".into(), imports: vec![], uses: 9, failures: 0, found: 9, last_used: 1 }];
+    let mut lookup = |s: &str| vec![remembered(s, "[1, 2]", 9, 0)];
     let offers = recall::offers(&ctx, &first, &mut lookup);
     assert!(offers.iter().all(|o| o.name != "np"), "{offers:?}");
     // And a template whose import the environment lacks is not offered.
     let src = "print(df['a'].sum())\n";
-    let analysis = analyze(src);
-    let ctx = ctx_for(src, &analysis, &stdlib);
+    let fixture = Fixture::new(src);
+    let ctx = fixture.ctx();
     let first = Deterministic.initial(&ctx);
-    let mut lookup = |s: &str| vec![store::Template { signature: s.into(), code: "polars.DataFrame({'a': [1]})".into(), imports: vec!["import polars".into()], uses: 9, failures: 0, found: 9, last_used: 1 }];
+    let mut lookup = |s: &str| vec![store::Template { imports: vec!["import polars".into()], ..remembered(s, "polars.DataFrame({'a': [1]})", 9, 0) }];
     let offers = recall::offers(&ctx, &first, &mut lookup);
     assert!(offers.is_empty(), "{offers:?}");
 }
@@ -432,10 +428,8 @@ fn a_library_name_is_never_offered_a_template() {
 #[test]
 fn an_object_learnt_under_one_name_is_offered_to_a_renamed_variable_and_rendered_for_it() {
     // What the rules found for `order` in one fragment...
-    let learnt = "print(order.total + 1, order.items[0].upper())\n";
-    let analysis = analyze(learnt);
-    let stdlib = BTreeSet::new();
-    let ctx = ctx_for(learnt, &analysis, &stdlib);
+    let learnt = Fixture::new("print(order.total + 1, order.items[0].upper())\n");
+    let ctx = learnt.ctx();
     let sig = signature::signature_in(&ctx, &ctx.usage_of("order")).unwrap();
     let object = Value::Object {
         class: "Order".into(),
@@ -444,13 +438,11 @@ fn an_object_learnt_under_one_name_is_offered_to_a_renamed_variable_and_rendered
     };
     let code = crate::memory::stored_value::encode(&object).unwrap();
     // ...offered to the same usage with the variable renamed and a constant changed.
-    let edited = "print(alpha.total + 2, alpha.items[0].upper())\n";
-    let analysis = analyze(edited);
-    let ctx = ctx_for(edited, &analysis, &stdlib);
+    let edited = Fixture::new("print(alpha.total + 2, alpha.items[0].upper())\n");
+    let ctx = edited.ctx();
     assert_eq!(signature::signature_in(&ctx, &ctx.usage_of("alpha")).as_ref(), Some(&sig));
-    let mut lookup = |s: &str| if s == sig { vec![store::Template { signature: sig.clone(), code: code.clone(), imports: vec![], uses: 2, failures: 0, found: 2, last_used: 1 }] } else { vec![] };
     let first = Deterministic.initial(&ctx);
-    let offers = recall::offers(&ctx, &first, &mut lookup);
+    let offers = offered(&ctx, &first, "alpha", |sig| vec![remembered(sig, &code, 2, 0)]);
     assert_eq!(offers.len(), 1, "{offers:?}");
     assert_eq!(offers[0].value(), object);
     assert!(offers[0].rendered().contains("alpha = Order("), "{}", offers[0].rendered());

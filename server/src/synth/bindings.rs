@@ -14,28 +14,6 @@ use super::value::Value;
 use crate::analysis::{FreeName, Usage};
 use crate::knowledge::conventional_import;
 
-/// The fragment's own import statement that binds `name`, if any.
-pub(super) fn import_binding(ctx: &Context, name: &str) -> Option<String> {
-    ctx.analysis.imports.iter().find_map(|i| {
-        if i.level > 0 {
-            return None;
-        }
-        if i.is_from {
-            let (n, alias) = i.names.iter().find(|(n, a)| a.as_deref().unwrap_or(n) == name)?;
-            Some(match alias {
-                Some(a) => format!("from {} import {n} as {a}", i.module),
-                None => format!("from {} import {n}", i.module),
-            })
-        } else {
-            match &i.alias {
-                Some(a) if a == name => Some(format!("import {} as {a}", i.module)),
-                None if i.module.split('.').next() == Some(name) => Some(format!("import {}", i.module)),
-                _ => None,
-            }
-        }
-    })
-}
-
 /// A builtin type named by the annotation of a fragment function's
 /// parameter that this name is passed to.
 pub(super) fn annotated_kind(ctx: &Context, usage: &Usage) -> Option<&'static str> {
@@ -122,12 +100,8 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     Binding::new(f.name.clone(), c)
 }
 
+/// How the fragment uses free name `name`: `Context::usage_of` is the one
+/// lookup; this name stays for the rules that call it.
 pub(super) fn usage_of(ctx: &Context, name: &str) -> Usage {
-    ctx.analysis
-        .free_names
-        .iter()
-        .chain(&ctx.analysis.used_before_bound)
-        .find(|f| f.name == name)
-        .map(|f| f.usage.clone())
-        .unwrap_or_default()
+    ctx.usage_of(name)
 }

@@ -6,14 +6,36 @@
 //! fake the very library the fragment is about, and a person would delete
 //! that prefix (issue 14). Pure.
 
-use super::bindings::import_binding;
-use super::knowledge::{kinds, well_known_import};
+use super::knowledge::well_known_import;
+use super::module_use::{used_as_data, used_like_a_module};
 use super::offline::PATCHES;
 use super::prefix::{names_bound_by_import, Candidate, Prefix};
 use super::session::Context;
 use super::value::Value;
 use crate::analysis::Usage;
 use crate::knowledge::{conventional_import, distribution_for};
+
+/// The fragment's own import statement that binds `name`, if any.
+pub fn import_binding(ctx: &Context, name: &str) -> Option<String> {
+    ctx.analysis.imports.iter().find_map(|i| {
+        if i.level > 0 {
+            return None;
+        }
+        if i.is_from {
+            let (n, alias) = i.names.iter().find(|(n, a)| a.as_deref().unwrap_or(n) == name)?;
+            Some(match alias {
+                Some(a) => format!("from {} import {n} as {a}", i.module),
+                None => format!("from {} import {n}", i.module),
+            })
+        } else {
+            match &i.alias {
+                Some(a) if a == name => Some(format!("import {} as {a}", i.module)),
+                None if i.module.split('.').next() == Some(name) => Some(format!("import {}", i.module)),
+                _ => None,
+            }
+        }
+    })
+}
 
 /// The import statements that may bind `name` when it is a library name
 /// (most likely first), or `None` when the fragment uses it as a variable of
@@ -129,41 +151,6 @@ pub fn may_be_a_variable(ctx: &Context, name: &str, usage: &Usage) -> bool {
 /// distribution table knows.
 pub fn is_module_name(ctx: &Context, name: &str) -> bool {
     ctx.stdlib.contains(name) || distribution_for(name).is_some() && !name.contains('.')
-}
-
-/// Used the way data is (indexed, iterated, unpacked, compared, computed
-/// with, measured, awaited): neither a module nor a library function.
-fn used_as_data(u: &Usage) -> bool {
-    !u.subscripts.is_empty()
-        || !u.subscript_writes.is_empty()
-        || u.iterated
-        || u.element.is_some()
-        || u.unpack.is_some()
-        || !u.compared.is_empty()
-        || !u.arithmetic.is_empty()
-        || !u.operators.is_empty()
-        || u.len
-        || !u.contains.is_empty()
-        || u.awaited
-}
-
-/// Used only through attributes, none of them only a builtin value's, and
-/// never as data or called: the way one uses a module (`os.path.join`).
-pub fn used_like_a_module(u: &Usage) -> bool {
-    !used_as_data(u)
-        && u.calls.is_empty()
-        && !u.attrs.is_empty()
-        && !u.attrs.keys().all(|a| is_builtin_attr(a))
-}
-
-/// Whether values of a builtin type (`str`, `list`, `dict`, ...) have
-/// attribute `attr`.
-pub fn is_builtin_attr(attr: &str) -> bool {
-    const BUILTIN: &[&str] = &["str", "bytes", "list", "dict", "set", "int", "float"];
-    kinds()
-        .iter()
-        .filter(|(k, _)| BUILTIN.contains(&k.as_str()))
-        .any(|(_, attrs)| attrs.contains(attr))
 }
 
 #[cfg(test)]
@@ -291,25 +278,6 @@ mod tests {
         };
         assert!(may_be_a_variable(&ctx, "signal", &usage("signal")));
         assert!(!may_be_a_variable(&ctx, "json", &usage("json")));
-    }
-
-    #[test]
-    fn a_submodule_is_used_like_a_module() {
-        let analysis = analyze(
-            "page = urllib.request.urlopen(url).read()\nif signal.code is None:\n    pass\n",
-        );
-        let usage = |n: &str, a: &str| {
-            analysis
-                .free_names
-                .iter()
-                .find(|f| f.name == n)
-                .unwrap()
-                .usage
-                .attrs[a]
-                .clone()
-        };
-        assert!(used_like_a_module(&usage("urllib", "request")));
-        assert!(!used_like_a_module(&usage("signal", "code")));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! library's own API (`Flask(__name__)`). Pure.
 
 use super::knowledge::lines;
-use super::library_names::{is_builtin_attr, used_like_a_module};
+use super::module_use::{is_builtin_attr, used_like_a_module};
 use super::session::Context;
 use super::value::Value;
 use crate::analysis::Usage;

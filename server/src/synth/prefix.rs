@@ -2,11 +2,9 @@
 //! candidate values, and the resource files the program needs.
 
 use super::attribution::{Origin, Trail};
-use super::session::Context;
 use super::render::py_str;
 use super::value::{Value, ANYTHING_DEF};
 use crate::exec::Resource;
-use serde::Serialize;
 
 /// One way to define a name.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,16 +66,6 @@ impl Binding {
             Candidate::Import(_) => None,
         }
     }
-}
-
-/// What `names[]` in the report says about one defined name.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
-pub struct NameInfo {
-    pub name: String,
-    pub kind: String,
-    pub stub: bool,
-    /// The rule that produced the binding (`rules::all` names them).
-    pub rule: Option<String>,
 }
 
 /// A module of the asker's own that the fragment imports, with the members
@@ -305,25 +293,6 @@ impl Prefix {
         if self.driver.is_empty() { String::new() } else { self.driver.join("\n") + "\n" }
     }
 
-    /// What the report says about each bound name: `import`, the kind of
-    /// value, `stand-in` for a hand-written value that stands for something
-    /// of a library (`stand_in.rs`), `transport` for the declared offline
-    /// network (`offline.rs`); `stub` when the value is or holds the catch-all.
-    pub fn names(&self, ctx: &Context) -> Vec<NameInfo> {
-        self.bindings
-            .iter()
-            .map(|b| {
-                let current = b.current();
-                let kind = match current {
-                    Candidate::Value(_) if super::offline::is_transport(&b.name) => "transport",
-                    Candidate::Value(v) if super::stand_in::is_stand_in(ctx, &b.name, &ctx.usage_of(&b.name), v, self.not_modules.contains(&b.name)) => "stand-in",
-                    c => c.kind(),
-                };
-                NameInfo { name: b.name.clone(), kind: kind.to_string(), stub: current.is_stub(), rule: b.rule.0.map(str::to_string) }
-            })
-            .collect()
-    }
-
     /// Imports this prefix makes (for the environment and warm preloading).
     pub fn imported_modules(&self) -> Vec<String> {
         let mut stmts = Vec::new();
@@ -455,11 +424,6 @@ mod tests {
         let text = p.render();
         assert!(text.starts_with("import datetime\nimport numpy as np\n\n\nclass _Anything:"), "{text}");
         assert!(text.contains("items = [1, 2]\n\n\ndef helper(*args, **kwargs):\n    return _Anything()\n\n\nwhen = datetime.date(2024, 1, 15)\n"), "{text}");
-        let analysis = crate::analysis::analyze("print(np, items, helper(), when)\n");
-        let stdlib = Default::default();
-        let names = p.names(&Context { fragment: "", analysis: &analysis, stdlib: &stdlib });
-        assert_eq!(names[0], NameInfo { name: "np".into(), kind: "import".into(), stub: false, rule: None });
-        assert!(names[2].stub);
         assert_eq!(p.imported_modules(), vec!["numpy".to_string(), "datetime".to_string()]);
     }
 }

@@ -3,7 +3,7 @@
 //! alone and all together, and through the items of a loop variable.
 
 use crate::synth::alternatives::{alternatives, Tests};
-use crate::synth::bindings::import_binding;
+use crate::synth::library_names::import_binding;
 use crate::analysis::{CompareOp, Condition, Constant};
 use crate::synth::paths::{grow_loop, value_at_mut, value_through_call, value_through_item};
 use crate::synth::prefix::{Binding, Candidate};

@@ -2,7 +2,7 @@
 //! (`isinstance(node, ast.Name)`) becomes an instance of a subclass of it,
 //! so the tested branch can run; only where the library is imported.
 
-use crate::synth::bindings::import_binding;
+use crate::synth::library_names::import_binding;
 use crate::synth::isinstance::isinstance_tests;
 use crate::synth::paths::value_at_mut;
 use crate::synth::prefix::{Candidate, Prefix};

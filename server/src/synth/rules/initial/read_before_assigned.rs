@@ -2,7 +2,8 @@
 //! get a binding (the fragment's own import of the name first, when it
 //! imports it later), and in a wrapped function body they are its parameters.
 
-use crate::synth::bindings::{binding_for, import_binding};
+use crate::synth::bindings::binding_for;
+use crate::synth::library_names::import_binding;
 use crate::synth::prefix::{Candidate, Prefix};
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;

@@ -4,7 +4,7 @@
 //! (`urllib.request.urlopen`, not `signal.code is None`).
 
 use crate::synth::bindings::usage_of;
-use crate::synth::library_names;
+use crate::synth::module_use;
 use crate::synth::prefix::Candidate;
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::refine::Refine;
@@ -27,7 +27,7 @@ impl Refine for SubmoduleImport {
         let Some(module) = fail.module_lacking_member() else { return Vec::new() };
         let (e, base) = (fail.error, fail.base);
         let mut out = Vec::new();
-        let submodule_use = e.name.as_deref().and_then(|a| usage_of(ctx, &module).attrs.get(a).cloned()).is_some_and(|u| library_names::used_like_a_module(&u));
+        let submodule_use = e.name.as_deref().and_then(|a| usage_of(ctx, &module).attrs.get(a).cloned()).is_some_and(|u| module_use::used_like_a_module(&u));
         if let (Some(attr), Some(b), true) = (e.name.as_deref(), base.binding(&module), submodule_use) {
             let stmt = Candidate::Import(format!("import {module}.{attr}"));
             let plain = attr.chars().all(|c| c.is_alphanumeric() || c == '_') && !module.contains('.');
