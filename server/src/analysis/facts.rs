@@ -55,6 +55,9 @@ pub struct Analysis {
     pub loaded_usage: BTreeMap<String, Usage>,
     /// Environment variables read by a literal name, each once, by first line.
     pub env_reads: Vec<EnvRead>,
+    /// INI files `configparser` parsers read, with the sections and options
+    /// the fragment asks of them.
+    pub config_reads: Vec<ConfigRead>,
     /// Names of functions defined at top level (`def f`) with their parameters,
     /// so a driver can call them.
     pub functions: Vec<FunctionDef>,
@@ -234,6 +237,34 @@ pub struct ArgUse {
     pub callee: String,
     pub position: Option<usize>,
     pub keyword: Option<String>,
+}
+
+/// A `configparser` parser the fragment makes and what it reads with it.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ConfigRead {
+    /// The name the parser is bound to.
+    pub parser: String,
+    /// The files its `read`/`read_file` takes, literal.
+    pub paths: Vec<String>,
+    /// Sections asked for, in first-use order, each with its options.
+    pub sections: Vec<ConfigSection>,
+    /// The line of the (last) read.
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ConfigSection {
+    pub name: String,
+    pub options: Vec<(String, OptionKind)>,
+}
+
+/// What an option's getter converts its text to.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub enum OptionKind {
+    Str,
+    Int,
+    Float,
+    Bool,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

@@ -20,6 +20,7 @@ mod bindings;
 mod builtins;
 mod condition;
 mod condition_tree;
+mod config_reads;
 mod defs;
 mod env_vars;
 mod facts;
@@ -100,7 +101,17 @@ pub fn analyze(source: &str) -> Analysis {
         })
         .collect();
 
-    let files = files::file_uses(root, &text, &binds);
+    let mut files = files::file_uses(root, &text, &binds);
+    let config_reads = config_reads::config_reads(root, &text);
+    // What a parser reads is a file the fragment reads (`configparser`
+    // skips a missing one silently).
+    for c in &config_reads {
+        for p in &c.paths {
+            if !files.iter().any(|f| &f.path == p) {
+                files.push(FileUse { line: c.line, path: p.clone(), how: "read".into(), mode: None, writes: false, callee: format!("{}.read", c.parser), loader: None, target: None });
+            }
+        }
+    }
     // A name assigned a call's result is the walker's alias for that call
     // (`data = pickle.load(f)`: `data[...]` is recorded on `pickle.load()`),
     // else its own root.
@@ -154,6 +165,7 @@ pub fn analyze(source: &str) -> Analysis {
         loaded_usage,
         html_queries: html_queries::html_queries(root, &text),
         env_reads: env_vars::env_reads(root, &text),
+        config_reads,
         functions,
         classes,
         branches,

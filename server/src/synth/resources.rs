@@ -8,6 +8,7 @@
 //! `joblib.load`, `shutil.unpack_archive`), its extension as the fallback.
 
 mod archive;
+mod ini;
 mod npy;
 mod pickle;
 
@@ -84,6 +85,8 @@ pub struct Shape {
     /// Other files the fragment reads: what an archive holds, read after
     /// extracting it or by member name (`z.open('a.txt')`).
     pub members: Vec<String>,
+    /// Sections and options a `configparser` parser reading it is asked for.
+    pub config: Option<Vec<crate::analysis::ConfigSection>>,
 }
 
 /// What `analysis` shows of the file at `path`.
@@ -104,7 +107,8 @@ pub fn shape_of(analysis: &Analysis, path: &str) -> Shape {
         .filter(|o| crate::exec::resource_path_problem(&o.path).is_none() && o.path.rsplit('/').next().is_some_and(|n| n.contains('.')))
         .map(|o| o.path.trim_start_matches("./").to_string())
         .collect();
-    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members }
+    let config = analysis.config_reads.iter().find(|c| c.paths.contains(&f.path)).map(|c| c.sections.clone());
+    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config }
 }
 
 fn is_plain_name(s: &str) -> bool {
@@ -192,6 +196,9 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     if let Some(kind) = kind_for(&lower, how, &shape.callee, shape.loader.as_deref()) {
         let content = binary(clean, how, kind, shape)?;
         return Some(Resource { path: clean.to_string(), content });
+    }
+    if let Some(sections) = &shape.config {
+        return Some(Resource { path: clean.to_string(), content: ini::ini(sections) });
     }
     text_for(clean, how)
 }
