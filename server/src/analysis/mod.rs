@@ -150,6 +150,8 @@ pub fn analyze(source: &str) -> Analysis {
         }
     }
 
+    let response_json = response_json(&walk.store, resolved.free.iter().chain(&resolved.used_before_bound));
+
     let mut analysis = Analysis {
         syntax_errors: syntax::syntax_errors(root, &text, common_indent),
         wrap,
@@ -166,6 +168,7 @@ pub fn analyze(source: &str) -> Analysis {
         html_queries: html_queries::html_queries(root, &text),
         env_reads: env_vars::env_reads(root, &text),
         config_reads,
+        response_json,
         functions,
         classes,
         branches,
@@ -231,4 +234,32 @@ fn keep_reachable_constants(a: &mut Analysis) {
     for u in params.chain(names) {
         prune(u, &free);
     }
+}
+
+/// How the fragment uses the JSON body of an HTTP client's response
+/// (`requests.get(u).json()['data']`, through `r = requests.get(u)` too),
+/// merged over the clients' request functions: what the offline transport
+/// answers with.
+fn response_json<'f>(store: &usage::Store, free: impl Iterator<Item = &'f FreeName>) -> Usage {
+    const CLIENTS: &[&str] = &["requests", "httpx"];
+    const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "request"];
+    let free: Vec<&FreeName> = free.collect();
+    let mut out = Usage::default();
+    for client in CLIENTS {
+        for m in METHODS {
+            let path = usage::Path::root(usage::Root::Name(client.to_string()))
+                .then(usage::Step::Attr(m.to_string()))
+                .and_then(|p| p.then(usage::Step::Call))
+                .and_then(|p| p.then(usage::Step::Attr("json".into())))
+                .and_then(|p| p.then(usage::Step::Call));
+            if let Some(u) = path.and_then(|p| store.get(&p)) {
+                merge_usage(&mut out, u);
+            }
+            let via_free = free.iter().find(|f| f.name == *client).and_then(|f| f.usage.attrs.get(*m)?.returns.as_deref()?.attrs.get("json")?.returns.as_deref());
+            if let Some(u) = via_free {
+                merge_usage(&mut out, u);
+            }
+        }
+    }
+    out
 }

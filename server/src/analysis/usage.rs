@@ -68,6 +68,20 @@ pub(crate) struct Store {
 impl Store {
     /// The usage node at `path`, created on the way; `None` when a capped
     /// list (subscript keys, unpacked items) is full.
+    /// The usage node at `path` when the walk recorded one (attributes and
+    /// calls only), creating nothing.
+    pub fn get(&self, path: &Path) -> Option<&Usage> {
+        let mut u = self.roots.get(&path.root)?;
+        for step in &path.steps {
+            u = match step {
+                Step::Attr(a) => u.attrs.get(a)?,
+                Step::Call => u.returns.as_deref()?,
+                _ => return None,
+            };
+        }
+        Some(u)
+    }
+
     pub fn at(&mut self, path: &Path) -> Option<&mut Usage> {
         if !self.roots.contains_key(&path.root) {
             self.roots.insert(path.root.clone(), Usage::default());
