@@ -13,8 +13,10 @@
 //!   first guess where it was learnt does not lead: on an edited fragment
 //!   the rules' guess is made for this text (its constants), the
 //!   remembered one for another;
-//! - any other (still more uses than failures: worse ones are never
-//!   offered) goes after the rules' first guess and before the catch-all,
+//! - one that the search found there but that also failed (uses still
+//!   more than twice its failures: worse ones, and ones that were only
+//!   ever the rules' first guess, are not offered, `Store::templates_for`)
+//!   goes after the rules' first guess and before the catch-all,
 //!   where the rules' own `next-candidate` reaches it when the first guess
 //!   fails on a line that reads the name; it does not jump ahead of the
 //!   rules' targeted refinements (a missing key, an attribute), which
@@ -29,14 +31,18 @@
 //! part of the evolution's vocabulary (`alternatives` reads a binding's
 //! other candidates), so it costs no variant run. A template that is a
 //! candidate the rules already have (up to the name of its class, which the
-//! rules derive from the variable's name) is not offered at all.
+//! rules derive from the variable's name), or one their evolution makes
+//! from their first guess (`evolved_from`), is not offered at all; nor is
+//! any for a usage that reads nothing in the value (`signature`: no
+//! signature).
 
 use super::signature::signature_in;
 use super::stored_value::decode;
 use super::store::Template;
 use crate::synth::lexical::identifiers;
 use crate::synth::library_names::{faked_library_name, library_imports};
-use crate::synth::prefix::{module_of_import, Candidate, Prefix};
+use crate::synth::alternatives::{alternatives, Tests};
+use crate::synth::prefix::{module_of_import, Binding, Candidate, Prefix};
 use crate::synth::session::{Attempt, Context};
 use crate::synth::value::Value;
 use crate::synth::Proposer;
@@ -92,8 +98,10 @@ pub fn offers(ctx: &Context, first: &Prefix, lookup: &mut dyn FnMut(&str) -> Vec
         for t in lookup(&sig).into_iter().take(PER_NAME) {
             let imports_ok = t.imports.iter().all(|i| plain_import(i) && module_of_import(i).is_some_and(|m| ctx.stdlib.contains(top(&m)) || available.contains(top(&m))));
             let Some(value) = decode(&t.code, &t.imports) else { continue };
-            let offer = Offer { name: b.name.clone(), signature: sig.clone(), code: t.code, imports: t.imports, clean: t.uses > 0 && t.failures == 0, leads: t.uses > 0 && t.failures == 0 && t.found > 0, value };
-            if imports_ok && !spelled_by(&b.candidates, &offer.value) && !out.iter().any(|o: &Offer| o.name == offer.name && o.code == offer.code) {
+            let clean = t.uses > 0 && t.failures == 0;
+            let offer = Offer { name: b.name.clone(), signature: sig.clone(), code: t.code, imports: t.imports, clean, leads: clean && t.found > 0, value };
+            let known = spelled_by(&b.candidates, &offer.value) || evolved_from(b, &offer.value);
+            if imports_ok && !known && !out.iter().any(|o: &Offer| o.name == offer.name && o.code == offer.code) {
                 out.push(offer);
             }
         }
@@ -105,6 +113,17 @@ pub fn offers(ctx: &Context, first: &Prefix, lookup: &mut dyn FnMut(&str) -> Vec
 /// spells this expression.
 fn spelled_by(candidates: &[Candidate], value: &Value) -> bool {
     candidates.iter().any(|c| matches!(c, Candidate::Value(v) if same_value(v, value)))
+}
+
+/// Whether the rules' evolution makes this value from the binding's first
+/// guess whatever the condition (its empty or falsy form, its other
+/// candidates: `alternatives` without a test). The search reaches it in one
+/// variant run where a branch asks for it; leading with it only starts the
+/// search on the branch side and makes it vary the template instead (an
+/// empty list becomes `None`), and costs the run back to the rules' guess.
+fn evolved_from(b: &Binding, value: &Value) -> bool {
+    let no_test = Tests { test: Vec::new(), assigned: Vec::new() };
+    alternatives(b, &no_test).iter().any(|v| same_value(v, value))
 }
 
 /// The same value, up to the names of its classes (the rules name a class

@@ -45,8 +45,8 @@ pub fn signature_in(ctx: &Context, usage: &Usage) -> Option<String> {
 }
 
 /// The signature of `usage` with every callee root kept (as if each were
-/// a module), or `None` when it says too little to key a template by (a
-/// name only printed or only passed on).
+/// a module), or `None` when it says too little to key a template by (it
+/// reads nothing in the value: `reads_contents`).
 pub fn signature(usage: &Usage) -> Option<String> {
     keyed(usage, &|_| true)
 }
@@ -54,8 +54,7 @@ pub fn signature(usage: &Usage) -> Option<String> {
 fn keyed(usage: &Usage, is_module: &dyn Fn(&str) -> bool) -> Option<String> {
     let mut out = String::new();
     shape(usage, DEPTH, is_module, &mut out);
-    let telling = !usage.attrs.is_empty() || !usage.subscripts.is_empty() || usage.element.is_some() || usage.unpack.is_some() || !usage.calls.is_empty();
-    if !telling {
+    if !reads_contents(usage, DEPTH) {
         return None;
     }
     if out.len() > MAX_LEN {
@@ -66,6 +65,26 @@ fn keyed(usage: &Usage, is_module: &dyn Fn(&str) -> bool) -> Option<String> {
         out.truncate(cut);
     }
     Some(out)
+}
+
+/// Whether the usage reads what is *in* the value: an attribute or a
+/// string key (column), here or in what calling, iterating or indexing it
+/// gives (as deep as the signature goes). A usage that only calls, iterates,
+/// unpacks, indexes by position or passes the value on says what kind of
+/// value it is, which the rules read from the same usage; what a template
+/// adds is contents, and such a usage does not check them, so they are
+/// another fragment's accident (a function that returns `3` where this one
+/// needs a decorator, an iterator of pairs whose items were read there and
+/// are listed here). Such a signature keys no template.
+fn reads_contents(u: &Usage, depth: usize) -> bool {
+    if depth == 0 {
+        return false;
+    }
+    let inner = |v: &Usage| reads_contents(v, depth - 1);
+    !u.attrs.is_empty()
+        || u.subscripts.iter().any(|(k, v)| matches!(k, Key::Str(_)) || inner(v))
+        || u.returns.as_deref().is_some_and(inner)
+        || u.element.as_deref().is_some_and(inner)
 }
 
 fn shape(u: &Usage, depth: usize, is_module: &dyn Fn(&str) -> bool, out: &mut String) {
@@ -206,5 +225,19 @@ mod tests {
     #[test]
     fn a_name_only_printed_has_no_signature() {
         assert_eq!(sig_of("print(x)\n", "x"), None);
+    }
+
+    #[test]
+    fn a_usage_that_reads_no_contents_keys_no_template() {
+        // Called, iterated, unpacked, indexed by position, passed on: what
+        // kind of value, not what is in it.
+        assert_eq!(sig_of("@deco(f)\ndef g():\n    pass\n", "deco"), None);
+        assert_eq!(sig_of("for w in words:\n    print(w)\n", "words"), None);
+        assert_eq!(sig_of("for k, g in grouped(data, key):\n    out.append(list(g))\n", "grouped"), None);
+        assert_eq!(sig_of("print(len(xs), xs[0], sorted(xs))\n", "xs"), None);
+        // An attribute or a string key anywhere it reaches is contents.
+        assert!(sig_of("for w in words:\n    print(w.upper())\n", "words").is_some());
+        assert!(sig_of("print(load(p)['id'])\n", "load").is_some());
+        assert!(sig_of("print(rows[0]['name'])\n", "rows").is_some());
     }
 }

@@ -191,14 +191,18 @@ impl Store {
         Ok(())
     }
 
-    /// The best `limit` templates for `signature`: most net uses first,
-    /// then the most recent; a template that failed as often as it worked
-    /// is not offered.
+    /// The best `limit` templates for `signature` worth a run: most net
+    /// uses first, then the most recent. Only one a search found there
+    /// (`found`): one that was only ever the rules' first guess is what the
+    /// rules compute from a fragment's text, and on another text they
+    /// compute their own, made for it. And only while its uses outnumber
+    /// twice its failures (as the ranking weighs them): each failure cost a
+    /// run, and one that fails every other time costs more than it saves.
     pub fn templates_for(&self, signature: &str, limit: usize) -> Result<Vec<Template>, MemoryError> {
         let conn = self.conn();
         let mut stmt = conn.prepare_cached(
             "SELECT signature, code, imports, uses, failures, found, last_used FROM templates
-             WHERE signature = ?1 AND uses > failures
+             WHERE signature = ?1 AND found > 0 AND uses > 2 * failures
              ORDER BY uses - 2 * failures DESC, last_used DESC, code LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![signature, limit as i64], template_row)?;

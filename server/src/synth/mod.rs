@@ -4,7 +4,7 @@
 //! one per file, listed in `rules::all`; a model later); [`search`] runs them in a [`Session`] and keeps what helps.
 
 mod additions;
-mod alternatives;
+pub(crate) mod alternatives;
 pub mod attribution;
 mod bindings;
 mod blocks;
