@@ -218,6 +218,11 @@ fn flow_into_parameters(a: &mut Analysis) {
     for f in a.free_names.iter_mut().chain(&mut a.used_before_bound) {
         flow(&mut f.usage, &functions, 0);
     }
+    // What a file holds is read the same way (`data = json.load(f)`, then
+    // `filter(isbig, data['features'])`).
+    for u in a.loaded_usage.values_mut() {
+        flow(u, &functions, 0);
+    }
 }
 
 /// A value compared with `token.LPAR` can be that constant only where a

@@ -200,6 +200,12 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     if let Some(sections) = &shape.config {
         return Some(Resource { path: clean.to_string(), content: ini::ini(sections) });
     }
+    // A JSON file holds what the fragment reads from the value it loads
+    // (`data = json.load(f)`, then `data['features']`).
+    let json_loaded = lower.ends_with(".json") || shape.loader.as_deref().is_some_and(|l| l.ends_with("json.load"));
+    if let Some(text) = shape.value.as_ref().filter(|_| json_loaded).and_then(json_document) {
+        return Some(Resource { path: clean.to_string(), content: format!("{text}\n").into_bytes() });
+    }
     text_for(clean, how)
 }
 
@@ -248,6 +254,35 @@ fn binary(clean: &str, how: &str, kind: Binary, shape: &Shape) -> Option<Vec<u8>
             let wanted = shape.value.as_ref().filter(|v| !v.is_stub()).and_then(pickle::pickle);
             wanted.or_else(|| pickle::pickle(&default_pickled(read_as_frame)))
         }
+    }
+}
+
+/// `v` as a JSON document when it is plain data with some shape (an
+/// object or array holding more than the catch-all's defaults).
+fn json_document(v: &Value) -> Option<String> {
+    fn json(v: &Value) -> Option<serde_json::Value> {
+        Some(match v {
+            Value::None => serde_json::Value::Null,
+            Value::Bool(b) => (*b).into(),
+            Value::Int(n) => (*n).into(),
+            Value::Float(f) => serde_json::Number::from_f64(*f)?.into(),
+            Value::Str(s) => s.clone().into(),
+            Value::List(items) | Value::Tuple(items) => serde_json::Value::Array(items.iter().map(json).collect::<Option<_>>()?),
+            Value::Dict(kv) => serde_json::Value::Object(
+                kv.iter()
+                    .map(|(k, x)| match k {
+                        Value::Str(k) => Some((k.clone(), json(x)?)),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()?,
+            ),
+            _ => return None,
+        })
+    }
+    match v {
+        Value::Dict(kv) if !kv.is_empty() => serde_json::to_string(&json(v)?).ok(),
+        Value::List(items) if !items.is_empty() => serde_json::to_string(&json(v)?).ok(),
+        _ => None,
     }
 }
 
@@ -310,6 +345,19 @@ pub fn image_file(ext: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_file_holds_what_the_fragment_reads_from_it() {
+        let src = "import json\nwith open('quakes.json') as f:\n    data = json.load(f)\nfor q in data['features']:\n    print(q['mag'] + 1, q['place'].upper())\n";
+        let analysis = crate::analysis::analyze(src);
+        let r = file_for(&analysis, "quakes.json", "open").unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&r.content).unwrap();
+        let first = &doc["features"][0];
+        assert!(first["mag"].is_number() && first["place"].is_string(), "{doc}");
+        // Nothing read from it: the sample.
+        let analysis = crate::analysis::analyze("import json\nprint(json.load(open('x.json')))\n");
+        assert!(file_for(&analysis, "x.json", "open").unwrap().content.starts_with(b"{\"name\": \"Ada\""));
+    }
 
     #[test]
     fn content_follows_the_extension_and_paths_stay_inside() {

@@ -228,7 +228,7 @@ impl<'a> Walker<'a> {
             Some(a) => named(a).collect(),
             None => Vec::new(),
         };
-        for a in args {
+        for &a in &args {
             match a.kind() {
                 "keyword_argument" => {
                     let kw = a
@@ -274,6 +274,17 @@ impl<'a> Walker<'a> {
                     });
                     positional.push(p);
                     shape.positional += 1;
+                }
+            }
+        }
+        // `filter(keep, items)`, `map(f, items)`: each item is passed to the
+        // function, as `keep(item)` would pass it (the fragment's own
+        // function then lends the item its parameter's usage).
+        if matches!(builtin, Some("filter" | "map")) && positional.len() == 2 {
+            let f = args.first().filter(|a| a.kind() == "identifier").map(|a| self.text(*a).to_string());
+            if let (Some(f), Some(Some(items))) = (f, positional.get(1)) {
+                if let Some(item) = items.then(Step::Elem) {
+                    self.store.with(Some(&item), |u| record_arg(u, ArgUse { callee: f, position: Some(0), keyword: None }));
                 }
             }
         }

@@ -849,6 +849,9 @@ pub(super) mod tests {
         assert!(usage(src, "dispatcher").attrs["invoke"].calls.len() == 1);
         assert!(usage(src, "level").operators.contains("+") || !usage(src, "level").arithmetic.is_empty());
         assert!(usage(src, "extra").attrs.is_empty(), "a star parameter is not the argument");
+        // Through `filter`/`map`: each item fills the function's parameter.
+        let u = usage("def big(q):\n    return q['mag'] > 5\nprint(list(filter(big, quakes)), list(map(big, more)))\n", "quakes");
+        assert!(u.element.as_ref().is_some_and(|e| e.subscripts.iter().any(|(k, _)| matches!(k, crate::analysis::Key::Str(s) if s == "mag"))), "{u:?}");
         // A recursive function's parameter feeds itself: the flow stops.
         let u = usage("def walk(node):\n    walk(node.child)\nwalk(tree)\n", "tree");
         assert!(u.attrs.contains_key("child"));
