@@ -180,7 +180,60 @@ pub fn analyze(source: &str) -> Analysis {
     };
     keep_reachable_constants(&mut analysis);
     flow_into_parameters(&mut analysis);
+    let loop_keys = literal_loop_keys(root, &text, &binds);
+    if !loop_keys.is_empty() {
+        for f in analysis.free_names.iter_mut().chain(&mut analysis.used_before_bound) {
+            expand_loop_keys(&mut f.usage, &loop_keys, 0);
+        }
+    }
     analysis
+}
+
+/// Names a `for` loop binds to each of a literal list of strings (`for
+/// start in ['A', 'B']`), bound nowhere else: a mapping indexed by one is
+/// indexed by each of those strings.
+fn literal_loop_keys(root: tree::Node, src: &str, binds: &bindings::Bindings) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "for_statement" {
+            let left = node.child_by_field_name("left").filter(|l| l.kind() == "identifier");
+            let right = node.child_by_field_name("right").filter(|r| matches!(r.kind(), "list" | "tuple" | "set"));
+            if let (Some(left), Some(right)) = (left, right) {
+                let items: Vec<tree::Node> = literal::named(right).collect();
+                let strings: Vec<String> = items.iter().filter_map(|i| literal::str_value(*i, src)).collect();
+                let name = literal::text(left, src);
+                if !strings.is_empty() && strings.len() == items.len() && strings.len() <= usage::CAP && binds.count(name) == 1 {
+                    out.insert(name.to_string(), strings);
+                }
+            }
+        }
+        stack.extend(literal::named(node));
+    }
+    out
+}
+
+/// `m[start]` with `start` one of a loop's literal strings: `m['A']`,
+/// `m['B']`, ... each used the same way.
+fn expand_loop_keys(u: &mut Usage, keys: &BTreeMap<String, Vec<String>>, depth: usize) {
+    if depth > 6 {
+        return;
+    }
+    let mut expanded: Vec<(Key, Usage)> = Vec::new();
+    for (k, item) in std::mem::take(&mut u.subscripts) {
+        match &k {
+            Key::Expr(e) if keys.contains_key(e.as_str()) => {
+                for s in &keys[e.as_str()] {
+                    if expanded.len() < usage::CAP && !expanded.iter().any(|(x, _)| matches!(x, Key::Str(y) if y == s)) {
+                        expanded.push((Key::Str(s.clone()), item.clone()));
+                    }
+                }
+            }
+            _ => expanded.push((k, item)),
+        }
+    }
+    u.subscripts = expanded;
+    usage::children_mut(u).for_each(|x| expand_loop_keys(x, keys, depth + 1));
 }
 
 /// A free name passed to a function the fragment defines (`def f(handler):
@@ -267,4 +320,22 @@ fn response_json<'f>(store: &usage::Store, free: impl Iterator<Item = &'f FreeNa
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mapping_indexed_by_a_loop_over_literal_strings_has_each_of_them() {
+        let src = "for a in ['x', 'y']:\n    for b in ('x', 'y'):\n        print(paths[a][b].upper())\nfor k in keys:\n    print(other[k])\n";
+        let an = analyze(src);
+        let u = &an.free_names.iter().find(|f| f.name == "paths").unwrap().usage;
+        let outer: Vec<&Key> = u.subscripts.iter().map(|(k, _)| k).collect();
+        assert_eq!(outer, [&Key::Str("x".into()), &Key::Str("y".into())]);
+        assert!(u.subscripts.iter().all(|(_, inner)| inner.subscripts.len() == 2 && inner.subscripts[1].1.attrs.contains_key("upper")));
+        // A loop over something else keeps the key an expression.
+        let other = &an.free_names.iter().find(|f| f.name == "other").unwrap().usage;
+        assert!(matches!(other.subscripts[0].0, Key::Expr(_)));
+    }
 }
