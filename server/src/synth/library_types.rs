@@ -188,8 +188,10 @@ pub fn exported_import(ctx: &Context, name: &str, usage: &Usage) -> Option<Strin
         ExportKind::Function => called || !usage.passed_to.is_empty(),
         ExportKind::Object => called || !usage.attrs.is_empty(),
         // A submodule's name is most often the fragment's own object
-        // (`flask.app` is a module, `@app.route` an application).
-        ExportKind::Module => false,
+        // (`flask.app` is a module, `@app.route` an application); not a
+        // capitalised one used through its members (`ImageDraw.Draw(im)`):
+        // Python names variables in lower case.
+        ExportKind::Module => name.starts_with(char::is_uppercase) && !usage.attrs.is_empty(),
         ExportKind::Constant => name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
     };
     let exports = &index().exports;
@@ -378,6 +380,15 @@ mod tests {
         // Only libraries the fragment uses count: flask is not imported here.
         with_ctx("print(request.method)\n", |ctx| {
             assert_eq!(exported_import(ctx, "request", &ctx.usage_of("request")), None);
+        });
+    }
+
+    #[test]
+    fn a_capitalised_submodule_used_through_its_members_is_imported() {
+        let src = "from PIL import Image\nim = Image.new('RGB', (4, 4))\ndraw = ImageDraw.Draw(im)\nfont = ImageFont.load_default()\n";
+        with_ctx(src, |ctx| {
+            assert_eq!(exported_import(ctx, "ImageDraw", &ctx.usage_of("ImageDraw")).as_deref(), Some("from PIL import ImageDraw"));
+            assert_eq!(exported_import(ctx, "ImageFont", &ctx.usage_of("ImageFont")).as_deref(), Some("from PIL import ImageFont"));
         });
     }
 
