@@ -18,11 +18,6 @@ pub const KEPT: &str = "it exists with other content: kept yours";
 /// the user's, not an earlier report.
 pub const REPORT_HEADING: &str = "# Runnable report";
 
-/// What the server puts in a resource folder it creates: the folder holds
-/// generated files (data made up for a run, copies, reports) that do not
-/// belong in the user's repository.
-pub const GITIGNORE: (&str, &[u8]) = (".gitignore", b"*\n");
-
 /// Whether a document is one of Runnable's own reports (`<resourceDir>/<name>.report.md`
 /// beginning with the report heading): its Python fences show what ran and
 /// get no diagnostics (they would fill the Problems panel with every run).

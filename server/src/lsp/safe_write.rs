@@ -17,6 +17,11 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// What the server puts in a resource folder it creates: the folder holds
+/// generated files (data made up for a run, copies, reports) that do not
+/// belong in the user's repository.
+const GITIGNORE: (&str, &[u8]) = (".gitignore", b"*\n");
+
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
     #[error("{0:?} is not a plain relative path")]
@@ -135,7 +140,7 @@ impl Folder {
     pub fn open_resources(base: &Path, rel: &Path) -> Result<Folder, WriteError> {
         let folder = Folder::open(base, rel, true)?;
         if folder.created {
-            let (name, bytes) = super::files::GITIGNORE;
+            let (name, bytes) = GITIGNORE;
             // Not having it is no reason to fail the run's files.
             if let Err(e) = folder.create_new(Path::new(name), bytes) {
                 tracing::warn!("{}: {e}", folder.path.join(name).display());
