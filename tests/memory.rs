@@ -91,6 +91,18 @@ fn the_same_fragment_twice_is_a_cached_hit_with_the_same_report() {
 }
 
 #[test]
+fn a_fragment_that_prints_nothing_is_cached_too() {
+    // Its report has no `printed` lines: the stored text must still read back.
+    let cli = Cli::new();
+    let quiet = "total = sum(values)\nmean = total / len(values)\n";
+    let first = cli.fix(quiet, &[]);
+    assert!(!cached(&first) && first["stdout"] == "", "{first}");
+    let second = cli.fix(quiet, &[]);
+    assert!(cached(&second), "served from the cache: {second}");
+    assert_eq!(result(&second), result(&first));
+}
+
+#[test]
 fn another_fragment_another_setting_or_the_results_cache_off_miss() {
     let cli = Cli::new();
     assert!(!cached(&cli.fix(FRAGMENT, &[])));

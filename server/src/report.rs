@@ -241,7 +241,7 @@ pub struct FixReport {
     pub values: BTreeMap<u32, Vec<(String, String)>>,
     /// Fragment line -> what the best run printed (stdout) from that line,
     /// capped; lines that printed nothing are absent.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub printed: BTreeMap<u32, String>,
     pub syntax_errors: Vec<SyntaxIssue>,
     /// Distributions the fragment needs that are not installed (run with --install).
