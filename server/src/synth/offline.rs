@@ -54,7 +54,7 @@ pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
             REQUESTS_BINDING,
             vec![Candidate::Value(Value::Code {
                 source: OFFLINE_REQUESTS.replace("{TYPE}", page.content_type()).replace("{BODY}", &page.body),
-                imports: ["import requests", "import requests.adapters"].into_iter().chain(page.body.starts_with("json.").then_some("import json")).map(String::from).collect(),
+                imports: vec!["import requests".into(), "import requests.adapters".into()],
             })],
         ));
         added = true;
@@ -91,9 +91,12 @@ impl Page {
         let parses = super::library_types::fragment_modules(ctx).iter().any(|m| HTML_PARSERS.contains(&m.split('.').next().unwrap_or("")));
         if parses || !ctx.analysis.html_queries.is_empty() {
             Page::html(ctx)
-        } else if let Some(doc) = Some(&ctx.analysis.response_json).filter(|u| **u != crate::analysis::Usage::default()).and_then(super::web_routes::json_document) {
+        } else if let Some(doc) = Some(&ctx.analysis.response_json)
+            .filter(|u| **u != crate::analysis::Usage::default())
+            .and_then(|u| super::resources::json_document(&super::infer::best("data", u, 1)))
+        {
             // The JSON the fragment reads from the response (`r.json()['data']`).
-            Page { html: false, body: format!("json.dumps({doc}).encode()") }
+            Page { html: false, body: format!("{}.encode()", super::render::py_str(&doc)) }
         } else {
             Page { html: false, body: "b'{\"name\": \"Ada\", \"id\": 1, \"items\": [1, 2, 3]}'".into() }
         }
@@ -218,8 +221,8 @@ mod tests {
         for src in ["import requests\nr = requests.get(u)\nfor row in r.json()['items']:\n    print(row['id'] + 1)\n", "data = requests.post(u, json={}).json()\nprint(data['token'].upper())\n"] {
             crate::synth::rules::check::with_ctx(src, |ctx| {
                 let page = Page::for_fragment(ctx);
-                assert!(!page.html && page.body.starts_with("json.dumps({"), "{}", page.body);
-                assert!(page.body.contains("'items': [{'id': ") || page.body.contains("'token': '"), "{}", page.body);
+                assert!(!page.html && page.body.starts_with("'{") && page.body.ends_with("}'.encode()"), "{}", page.body);
+                assert!(page.body.contains(r#""items":[{"id":"#) || page.body.contains(r#""token":""#), "{}", page.body);
             });
         }
     }

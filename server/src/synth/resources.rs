@@ -257,31 +257,12 @@ fn binary(clean: &str, how: &str, kind: Binary, shape: &Shape) -> Option<Vec<u8>
     }
 }
 
-/// `v` as a JSON document when it is plain data with some shape (an
-/// object or array holding more than the catch-all's defaults).
-fn json_document(v: &Value) -> Option<String> {
-    fn json(v: &Value) -> Option<serde_json::Value> {
-        Some(match v {
-            Value::None => serde_json::Value::Null,
-            Value::Bool(b) => (*b).into(),
-            Value::Int(n) => (*n).into(),
-            Value::Float(f) => serde_json::Number::from_f64(*f)?.into(),
-            Value::Str(s) => s.clone().into(),
-            Value::List(items) | Value::Tuple(items) => serde_json::Value::Array(items.iter().map(json).collect::<Option<_>>()?),
-            Value::Dict(kv) => serde_json::Value::Object(
-                kv.iter()
-                    .map(|(k, x)| match k {
-                        Value::Str(k) => Some((k.clone(), json(x)?)),
-                        _ => None,
-                    })
-                    .collect::<Option<_>>()?,
-            ),
-            _ => return None,
-        })
-    }
+/// `v` as a JSON document when it is plain data with some shape (a
+/// non-empty object or array); the offline transport answers with one too.
+pub(super) fn json_document(v: &Value) -> Option<String> {
     match v {
-        Value::Dict(kv) if !kv.is_empty() => serde_json::to_string(&json(v)?).ok(),
-        Value::List(items) if !items.is_empty() => serde_json::to_string(&json(v)?).ok(),
+        Value::Dict(kv) if !kv.is_empty() => serde_json::to_string(&v.to_json()?).ok(),
+        Value::List(items) if !items.is_empty() => serde_json::to_string(&v.to_json()?).ok(),
         _ => None,
     }
 }

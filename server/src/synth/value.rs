@@ -80,6 +80,28 @@ pub const ANYTHING_DEF: &str = "class _Anything:
         return '<anything>'";
 
 impl Value {
+    /// The value as JSON when it is plain data (as Python's `json.dumps`
+    /// writes it: a tuple is an array; keys must be strings, floats finite).
+    pub fn to_json(&self) -> Option<serde_json::Value> {
+        Some(match self {
+            Value::None => serde_json::Value::Null,
+            Value::Bool(b) => (*b).into(),
+            Value::Int(n) => (*n).into(),
+            Value::Float(f) => serde_json::Number::from_f64(*f)?.into(),
+            Value::Str(s) => s.clone().into(),
+            Value::List(items) | Value::Tuple(items) => serde_json::Value::Array(items.iter().map(Value::to_json).collect::<Option<_>>()?),
+            Value::Dict(kv) => serde_json::Value::Object(
+                kv.iter()
+                    .map(|(k, x)| match k {
+                        Value::Str(k) => Some((k.clone(), x.to_json()?)),
+                        _ => None,
+                    })
+                    .collect::<Option<_>>()?,
+            ),
+            _ => return None,
+        })
+    }
+
     pub fn is_stub(&self) -> bool {
         match self {
             Value::Anything => true,

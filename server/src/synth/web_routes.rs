@@ -269,22 +269,11 @@ fn scalar(ann: &str) -> String {
 /// A JSON body with the keys the route reads, when inference gives plain
 /// data; else a small object.
 fn json_body(usage: &Usage) -> String {
-    json_document(usage).unwrap_or_else(|| "{'name': 'example', 'value': 1}".into())
-}
-
-/// A JSON document (an object or array, as a Python expression) shaped by
-/// how `usage` reads it, when inference gives plain data.
-pub(super) fn json_document(usage: &Usage) -> Option<String> {
     let v = infer::best("data", usage, 1);
-    (json_like(&v) && matches!(v, Value::Dict(_) | Value::List(_))).then(|| v.expr())
-}
-
-fn json_like(v: &Value) -> bool {
-    match v {
-        Value::Int(_) | Value::Float(_) | Value::Str(_) | Value::Bool(_) | Value::None => true,
-        Value::List(items) => items.iter().all(json_like),
-        Value::Dict(kv) => kv.iter().all(|(k, x)| matches!(k, Value::Str(_)) && json_like(x)),
-        _ => false,
+    if v.to_json().is_some() && matches!(v, Value::Dict(_) | Value::List(_)) {
+        v.expr()
+    } else {
+        "{'name': 'example', 'value': 1}".into()
     }
 }
 
