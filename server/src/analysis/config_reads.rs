@@ -161,7 +161,6 @@ fn paths(node: Node, src: &str) -> Vec<String> {
 }
 
 fn section<'r>(read: &'r mut ConfigRead, name: &str) -> &'r mut ConfigSection {
-    // `DEFAULT` is configparser's own section of defaults: written first.
     let i = match read.sections.iter().position(|s| s.name == name) {
         Some(i) => i,
         None => {

@@ -66,8 +66,6 @@ pub(crate) struct Store {
 }
 
 impl Store {
-    /// The usage node at `path`, created on the way; `None` when a capped
-    /// list (subscript keys, unpacked items) is full.
     /// The usage node at `path` when the walk recorded one (attributes and
     /// calls only), creating nothing.
     pub fn get(&self, path: &Path) -> Option<&Usage> {
@@ -82,6 +80,8 @@ impl Store {
         Some(u)
     }
 
+    /// The usage node at `path`, created on the way; `None` when a capped
+    /// list (subscript keys, unpacked items) is full.
     pub fn at(&mut self, path: &Path) -> Option<&mut Usage> {
         if !self.roots.contains_key(&path.root) {
             self.roots.insert(path.root.clone(), Usage::default());

@@ -25,16 +25,15 @@ pub fn kind_attrs(kind: &str) -> Option<&'static BTreeSet<String>> {
     kinds().iter().find(|(k, _)| k == kind).map(|(_, a)| a)
 }
 
+/// A table of `key: value` lines as a map.
+fn colon_map(text: &'static str) -> HashMap<&'static str, &'static str> {
+    lines(text).filter_map(|l| l.split_once(':').map(|(k, v)| (k.trim(), v.trim()))).collect()
+}
+
 /// A free name commonly used without its import -> that import statement.
 pub fn well_known_import(name: &str) -> Option<&'static str> {
     static M: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
-    M.get_or_init(|| {
-        lines(include_str!("data/well_known_names.txt"))
-            .filter_map(|l| l.split_once(':').map(|(n, i)| (n.trim(), i.trim())))
-            .collect()
-    })
-    .get(name)
-    .copied()
+    M.get_or_init(|| colon_map(include_str!("data/well_known_names.txt"))).get(name).copied()
 }
 
 /// What an argument must be, from its callee and position.
@@ -64,13 +63,7 @@ pub fn argument_kind(callee: &str, position: Option<usize>, keyword: Option<&str
 /// parameter it binds (`data/parameter_kinds.txt`).
 fn parameter_kind(parameter: &str) -> Option<&'static str> {
     static M: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
-    M.get_or_init(|| {
-        lines(include_str!("data/parameter_kinds.txt"))
-            .filter_map(|l| l.split_once(':').map(|(n, k)| (n.trim(), k.trim())))
-            .collect()
-    })
-    .get(parameter)
-    .copied()
+    M.get_or_init(|| colon_map(include_str!("data/parameter_kinds.txt"))).get(parameter).copied()
 }
 
 #[cfg(test)]
