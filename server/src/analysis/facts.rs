@@ -301,6 +301,34 @@ pub struct FileUse {
     /// The plain name the loaded value is assigned to (`data = pickle.load(f)`),
     /// whose usage says what the file must hold (`Analysis::loaded_usage`).
     pub target: Option<String>,
+    /// The call's keyword arguments with a simple value (`skiprows=1`,
+    /// `delimiter=','`, `dtype=np.int32`): what a reader expects of the
+    /// layout (header lines, separator, number type).
+    pub keywords: Vec<KeywordArg>,
+}
+
+/// One keyword argument of a call, as written.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct KeywordArg {
+    pub name: String,
+    /// The value's source text (`1`, `np.int32`, `(0, 2)`, `','`).
+    pub text: String,
+    /// The value when it is a plain string literal, escapes resolved.
+    pub string: Option<String>,
+}
+
+impl FileUse {
+    /// The key of `Analysis::loaded_usage` for what this read loads: the
+    /// name it is assigned to, else the loading call itself
+    /// (`for row in csv.DictReader(f)` -> `csv.DictReader()`).
+    pub fn loaded_key(&self) -> String {
+        self.target.clone().unwrap_or_else(|| format!("{}()", self.loader.as_deref().unwrap_or(&self.callee)))
+    }
+
+    /// The keyword argument `name`, when the call passes one.
+    pub fn keyword(&self, name: &str) -> Option<&KeywordArg> {
+        self.keywords.iter().find(|k| k.name == name)
+    }
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]

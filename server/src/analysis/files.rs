@@ -4,7 +4,7 @@
 //! of literals).
 
 use super::bindings::Bindings;
-use super::facts::FileUse;
+use super::facts::{FileUse, KeywordArg};
 use super::literal::{line, named, str_value, text, unparen};
 use super::tree::Node;
 use std::collections::HashMap;
@@ -271,6 +271,7 @@ impl<'t> Paths<'t, '_> {
                         callee: method.to_string(),
                         loader: None,
                         target: None,
+                        keywords: keyword_args(&args, src),
                     });
                 }
             }
@@ -302,6 +303,7 @@ impl<'t> Paths<'t, '_> {
             callee: callee.clone(),
             loader: None,
             target: None,
+            keywords: keyword_args(&args, src),
         })
     }
 
@@ -388,6 +390,20 @@ const PATH_CTORS: &[&str] = &[
 ];
 
 /// URLs and in-memory databases are not files to create.
+/// Keyword arguments whose value is short enough to be a setting (a long
+/// one is data, which no reader's layout depends on).
+fn keyword_args(args: &[Node], src: &str) -> Vec<KeywordArg> {
+    args.iter()
+        .filter(|a| a.kind() == "keyword_argument")
+        .filter_map(|a| {
+            let name = text(a.child_by_field_name("name")?, src).to_string();
+            let value = a.child_by_field_name("value")?;
+            let raw = text(value, src);
+            (raw.len() <= 80).then(|| KeywordArg { name, text: raw.to_string(), string: str_value(value, src) })
+        })
+        .collect()
+}
+
 fn accept(f: FileUse) -> Option<FileUse> {
     let bad = f.path.is_empty() || f.path.contains("://") || f.path == ":memory:";
     (!bad).then_some(f)

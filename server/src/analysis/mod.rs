@@ -108,7 +108,7 @@ pub fn analyze(source: &str) -> Analysis {
     for c in &config_reads {
         for p in &c.paths {
             if !files.iter().any(|f| &f.path == p) {
-                files.push(FileUse { line: c.line, path: p.clone(), how: "read".into(), mode: None, writes: false, callee: format!("{}.read", c.parser), loader: None, target: None });
+                files.push(FileUse { line: c.line, path: p.clone(), how: "read".into(), mode: None, writes: false, callee: format!("{}.read", c.parser), loader: None, target: None, keywords: Vec::new() });
             }
         }
     }
@@ -117,7 +117,7 @@ pub fn analyze(source: &str) -> Analysis {
     // else its own root.
     let mut loaded_usage: BTreeMap<String, Usage> = BTreeMap::new();
     for f in &files {
-        let Some(t) = f.target.clone() else { continue };
+        let t = f.loaded_key();
         let dotted = f.loader.as_deref().unwrap_or(&f.callee);
         let mut segments = dotted.split('.');
         let via_call = segments.next().and_then(|head| {
@@ -144,8 +144,13 @@ pub fn analyze(source: &str) -> Analysis {
             .filter(|u| *u != Usage::default())
             .or_else(via_free)
             .filter(|u| *u != Usage::default())
-            .unwrap_or_else(|| walk.store.take(&usage::Root::Name(t.clone())));
-        if u != Usage::default() {
+            .or_else(|| f.target.as_ref().map(|t| walk.store.take(&usage::Root::Name(t.clone()))))
+            .unwrap_or_default();
+        // A value loaded without a name (`for row in csv.DictReader(f)`)
+        // counts when its use shows a shape: the call's usage merges every
+        // call of that loader, and only shape tells the files apart at all.
+        let shaped = f.target.is_some() || u.element.is_some() || !u.subscripts.is_empty() || !u.attrs.is_empty();
+        if u != Usage::default() && shaped {
             loaded_usage.insert(t, u);
         }
     }

@@ -11,7 +11,7 @@ pub use super::naming::{camel, singular};
 use super::naming::result_name;
 use super::knowledge::{argument_kind, kind_attrs};
 pub use super::rank::{is_exception_name, rank_kinds};
-use super::rank::{is_dir_name, name_kind, uses_time_index};
+use super::rank::{is_dir_name, is_output_name, name_kind, uses_time_index};
 use super::scalars::{int_for, string_for, DEFAULT_TEXT, HELPER_TEXT};
 use super::value::{call, Value};
 use crate::analysis::{Key, Literal, Usage};
@@ -65,6 +65,15 @@ pub fn vary(v: &Value, i: usize) -> Value {
         Value::Float(f) => Value::Float(f + i as f64 * 1.5),
         Value::Str(s) if WORDS.contains(&s.as_str()) => Value::Str(WORDS[(WORDS.iter().position(|w| w == s).unwrap() + i) % WORDS.len()].into()),
         Value::Str(s) if i == 0 => Value::Str(s.clone()),
+        // Text that is data stays parseable: another number, a later date
+        // (months apart, so tests of the month go both ways).
+        Value::Str(s) if s.parse::<i64>().is_ok() => Value::Str((s.parse::<i64>().unwrap() + i as i64).to_string()),
+        Value::Str(s) if s.parse::<f64>().is_ok_and(f64::is_finite) => Value::Str((s.parse::<f64>().unwrap() + i as f64 * 1.5).to_string()),
+        Value::Str(s) if iso_date(s).is_some() => {
+            let (y, m, d) = iso_date(s).unwrap();
+            let m0 = m - 1 + 4 * i as u32;
+            Value::Str(format!("{:04}-{:02}-{:02}{}", y + m0 / 12, m0 % 12 + 1, d.min(28), &s[10..]))
+        }
         Value::Str(s) if s.ends_with(".txt") => Value::Str(s.replace(".txt", &format!("{}.txt", i + 1))),
         Value::Str(s) => Value::Str(format!("{s} {}", i + 1)),
         Value::Tuple(items) => Value::Tuple(items.iter().map(|x| vary(x, i)).collect()),
@@ -72,6 +81,16 @@ pub fn vary(v: &Value, i: usize) -> Value {
         Value::Dict(kv) => Value::Dict(kv.iter().map(|(k, x)| (k.clone(), vary(x, i))).collect()),
         other => other.clone(),
     }
+}
+
+/// `YYYY-MM-DD` at the start of `s` (a time may follow).
+fn iso_date(s: &str) -> Option<(u32, u32, u32)> {
+    let b = s.as_bytes();
+    if b.len() < 10 || b[4] != b'-' || b[7] != b'-' || !(b.len() == 10 || matches!(b[10], b' ' | b'T')) {
+        return None;
+    }
+    let (y, m, d) = (s[..4].parse().ok()?, s[5..7].parse().ok()?, s[8..10].parse().ok()?);
+    ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((y, m, d))
 }
 
 fn merged_items(u: &Usage) -> Usage {
@@ -183,7 +202,11 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
         }
         "pathlib" => {
             // A folder when the fragment joins onto it, else a file its
-            // callees can read.
+            // callees can read. A folder for results is a fresh empty one:
+            // `out / src.name` must not be the source itself.
+            if (u.operators.contains("/") || is_dir_name(name)) && is_output_name(name) {
+                return call("Path", vec![call("tempfile.mkdtemp", vec![], "import tempfile")], "from pathlib import Path");
+            }
             let file = if u.operators.contains("/") || is_dir_name(name) { ".".to_string() } else { string_for(name, &Usage::default()) };
             let file = if file.contains('.') || file == "." { file } else { format!("{file}.txt") };
             call("Path", vec![Value::Str(file)], "from pathlib import Path")
@@ -404,11 +427,25 @@ mod tests {
     }
 
     #[test]
+    fn varied_text_that_is_data_still_parses() {
+        let s = |x: &str| Value::Str(x.into());
+        assert_eq!(vary(&s("2024-01-15"), 2), s("2024-09-15"));
+        assert_eq!(vary(&s("2024-11-30 10:00"), 1), s("2025-03-28 10:00"));
+        assert_eq!(vary(&s("3.5"), 1), s("5"));
+        assert_eq!(vary(&s("42"), 2), s("44"));
+        assert_eq!(vary(&s("Ada"), 1), s("Ada 2"));
+    }
+
+    #[test]
     fn a_command_is_an_argument_vector_of_strings_and_its_cwd_a_directory() {
         let argv = Usage { passed_to: vec![ArgUse { callee: "subprocess.run".into(), position: Some(0), keyword: None }], ..Default::default() };
         assert_eq!(value_of_kind("list", "cmd", &argv).expr(), "['echo', 'hello']");
         let cwd = Usage { passed_to: vec![ArgUse { callee: "subprocess.run".into(), position: None, keyword: Some("cwd".into()) }], ..Default::default() };
         assert_eq!(value_of_kind("str", "cwd", &cwd), Value::Str(".".into()));
+        // A folder results are written into is a fresh one, never the inputs' own.
+        let joined = Usage { operators: ["/".to_string()].into(), ..Default::default() };
+        assert_eq!(value_of_kind("pathlib", "output_path", &joined).expr(), "Path(tempfile.mkdtemp())");
+        assert_eq!(value_of_kind("pathlib", "data_path", &joined).expr(), "Path('.')");
     }
 
     #[test]

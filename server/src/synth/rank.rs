@@ -176,7 +176,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     for arg in &u.passed_to {
         if let Some(wanted) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             let k = match wanted {
-                "path" | "dir" | "url" | "html" | "json-str" | "date-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" | "open-mode" => "str",
+                "path" | "dir" | "url" | "html" | "json-str" | "date-str" | "ip-str" | "cidr-str" | "int-str" | "float-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" | "open-mode" => "str",
                 "number-list" | "iterable" | "command" | "records" => "list",
                 // `len` fits strings, lists and dicts alike: `u.len` scores it.
                 "sized" => continue,
@@ -268,6 +268,13 @@ pub(super) fn is_path_name(name: &str) -> bool {
 pub(super) fn is_dir_name(name: &str) -> bool {
     let n = name.to_lowercase();
     ["dir", "folder", "directory"].iter().any(|w| n.ends_with(w))
+}
+
+/// A name for where results go (`output_path`, `out_dir`, `dest`): a
+/// folder written into, which must differ from where the inputs are.
+pub(super) fn is_output_name(name: &str) -> bool {
+    let n = name.to_lowercase();
+    n.split('_').next().is_some_and(|w| ["out", "output", "outputs", "dest", "destination", "target", "export", "save", "results"].contains(&w))
 }
 
 /// A kind the name itself suggests, when it suggests one.

@@ -10,7 +10,9 @@
 mod archive;
 mod ini;
 mod npy;
+mod numeric;
 mod pickle;
+mod table;
 
 use crate::analysis::{Analysis, FileUse};
 use crate::exec::Resource;
@@ -87,19 +89,25 @@ pub struct Shape {
     pub members: Vec<String>,
     /// Sections and options a `configparser` parser reading it is asked for.
     pub config: Option<Vec<crate::analysis::ConfigSection>>,
+    /// The reading call's keyword arguments (`skiprows=1`, `delimiter=','`).
+    pub keywords: Vec<crate::analysis::KeywordArg>,
 }
 
 /// What `analysis` shows of the file at `path`.
 pub fn shape_of(analysis: &Analysis, path: &str) -> Shape {
     let Some(f) = analysis.files.iter().find(|f| f.path == path) else { return Shape::default() };
-    let usage = f.target.as_ref().and_then(|t| analysis.loaded_usage.get(t).map(|u| (t, u)));
+    let key = f.loaded_key();
+    let usage = analysis.loaded_usage.get(&key).map(|u| (&key, u));
     let keys = usage
         .map(|(_, u)| u.subscripts.iter().filter_map(|(k, _)| match k {
             crate::analysis::Key::Str(s) if is_plain_name(s) => Some(s.clone()),
             _ => None,
         }).collect::<Vec<_>>())
         .unwrap_or_default();
-    let value = usage.map(|(t, u)| super::infer::best(t, u, 0));
+    // pandas' readers make a DataFrame whatever the usage looks like; a
+    // value loaded without a name is named for what it is.
+    let frame = [f.how.as_str(), f.loader.as_deref().unwrap_or("")].iter().any(|c| PANDAS_TEXT_READERS.contains(&c.rsplit('.').next().unwrap_or("")));
+    let value = usage.map(|(t, u)| if frame { super::dataframe::dataframe(u) } else { super::infer::best(if f.target.is_some() { t } else { "rows" }, u, 0) });
     let members = analysis
         .files
         .iter()
@@ -108,7 +116,7 @@ pub fn shape_of(analysis: &Analysis, path: &str) -> Shape {
         .map(|o| o.path.trim_start_matches("./").to_string())
         .collect();
     let config = analysis.config_reads.iter().find(|c| c.paths.contains(&f.path)).map(|c| c.sections.clone());
-    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config }
+    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone() }
 }
 
 fn is_plain_name(s: &str) -> bool {
@@ -190,12 +198,53 @@ fn kind_for(lower: &str, how: &str, callee: &str, loader: Option<&str>) -> Optio
     by_callee.or(by_loader).or(by_ext).or_else(|| (how == "unpack_archive").then_some(Binary::Zip))
 }
 
+/// The separator of the file at `path` when the fragment reads it as a
+/// table with named columns (`pd.read_csv`, `csv.DictReader`).
+pub fn table_separator(analysis: &Analysis, path: &str) -> Option<char> {
+    let f = analysis.files.iter().find(|f| f.path == path && !f.writes)?;
+    let shape = shape_of(analysis, path);
+    let lower = path.to_ascii_lowercase();
+    reads_table(&lower, &f.how, &shape).then(|| separator(&lower, &f.how, &shape))
+}
+
+/// `content` of a table file with one more column, cells repeated down it.
+pub fn table_with_column(content: &[u8], sep: char, column: &str, cells: &[&str]) -> Option<Vec<u8>> {
+    table::with_column(content, sep, column, cells)
+}
+
+/// pandas' readers of delimited text.
+const PANDAS_TEXT_READERS: [&str; 2] = ["read_csv", "read_table"];
+
+/// Whether the file is delimited text read as rows with named columns.
+fn reads_table(lower: &str, how: &str, shape: &Shape) -> bool {
+    let last = |c: &str| c.rsplit('.').next().unwrap_or("").to_string();
+    let loader = shape.loader.as_deref().map(last).unwrap_or_default();
+    PANDAS_TEXT_READERS.contains(&how) || PANDAS_TEXT_READERS.contains(&loader.as_str()) || loader == "DictReader"
+        || ((lower.ends_with(".csv") || lower.ends_with(".tsv")) && loader != "reader")
+}
+
+/// The separator the reader is told (`sep=';'`, `delimiter='\t'`), else
+/// what the name or the reader implies.
+fn separator(lower: &str, how: &str, shape: &Shape) -> char {
+    let told = shape.keywords.iter().find(|k| k.name == "sep" || k.name == "delimiter").and_then(|k| k.string.as_deref()).and_then(|s| {
+        let mut c = s.chars();
+        c.next().filter(|_| c.next().is_none())
+    });
+    told.unwrap_or(if lower.ends_with(".tsv") || how == "read_table" { '\t' } else { ',' })
+}
+
 /// The content of `clean` (already checked) for being read with `how`.
 fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     let lower = clean.to_ascii_lowercase();
     if let Some(kind) = kind_for(&lower, how, &shape.callee, shape.loader.as_deref()) {
         let content = binary(clean, how, kind, shape)?;
         return Some(Resource { path: clean.to_string(), content });
+    }
+    if numeric::reads_numbers(how) || numeric::reads_numbers(shape.callee.rsplit('.').next().unwrap_or("")) {
+        return Some(Resource { path: clean.to_string(), content: numeric::table(&shape.keywords) });
+    }
+    if let Some(text) = shape.value.as_ref().filter(|_| reads_table(&lower, how, shape)).and_then(|v| table::csv(v, separator(&lower, how, shape))) {
+        return Some(Resource { path: clean.to_string(), content: text.into_bytes() });
     }
     if let Some(sections) = &shape.config {
         return Some(Resource { path: clean.to_string(), content: ini::ini(sections) });

@@ -4,6 +4,10 @@
 
 use super::knowledge::argument_kind;
 use crate::analysis::{Literal, Usage};
+/// An address from the documentation range, and a network holding it.
+const IP: &str = "192.168.1.1";
+const CIDR: &str = "192.168.1.0/24";
+
 /// A string that suits the name and the usage.
 pub(super) fn string_for(name: &str, u: &Usage) -> String {
     if let Some(s) = u.compared.iter().find_map(|(op, l)| match l {
@@ -21,6 +25,11 @@ pub(super) fn string_for(name: &str, u: &Usage) -> String {
             Some("html") => return "<html><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>".into(),
             Some("json-str") => return "{\"name\": \"Ada\", \"id\": 1}".into(),
             Some("date-str") => return "2024-01-15".into(),
+            Some("ip-str") => return IP.into(),
+            // Text a number is parsed from (`float(row['amount'])`).
+            Some("int-str") => return "42".into(),
+            Some("float-str") => return "3.5".into(),
+            Some("cidr-str") => return CIDR.into(),
             Some("command-str") => return "echo hello".into(),
             // A program run without a shell: its name alone.
             Some("command") => return "echo".into(),
@@ -44,6 +53,18 @@ pub(super) fn string_for(name: &str, u: &Usage) -> String {
     }
     let n = name.to_lowercase();
     let pick = |words: &[&str]| words.iter().any(|w| n.contains(w));
+    // Short words are whole words of the name (`ip`, not the one in `zip`).
+    let words: Vec<&str> = n.split('_').collect();
+    let word = |ws: &[&str]| words.iter().any(|w| ws.contains(w));
+    if word(&["ip", "ipaddr", "ipv4"]) || n.ends_with("ip_address") {
+        return IP.into();
+    }
+    if word(&["cidr", "subnet"]) || words.last().is_some_and(|w| ["net", "network"].contains(w)) {
+        return CIDR.into();
+    }
+    if word(&["netmask"]) {
+        return "255.255.255.0".into();
+    }
     if pick(&["encoding", "charset", "codec"]) {
         "utf-8".into()
     } else if pick(&["url", "link", "href", "endpoint"]) {
@@ -120,5 +141,25 @@ pub(super) fn int_for(name: &str, u: &Usage) -> i64 {
         30
     } else {
         3
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::ArgUse;
+
+    #[test]
+    fn network_addresses_by_name_and_by_the_parser_they_go_to() {
+        let none = Usage::default();
+        assert_eq!(string_for("ip", &none), IP);
+        assert_eq!(string_for("client_ip", &none), IP);
+        assert_eq!(string_for("subnet", &none), CIDR);
+        assert_eq!(string_for("net", &none), CIDR);
+        assert_ne!(string_for("zip_code", &none), IP, "`ip` only as a word");
+        let parsed = Usage { passed_to: vec![ArgUse { callee: "socket.inet_aton".into(), position: Some(0), keyword: None }], ..Default::default() };
+        assert_eq!(string_for("value", &parsed), IP);
+        let network = Usage { passed_to: vec![ArgUse { callee: "ipaddress.ip_network".into(), position: Some(0), keyword: None }], ..Default::default() };
+        assert_eq!(string_for("s", &network), CIDR);
     }
 }

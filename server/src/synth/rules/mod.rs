@@ -134,6 +134,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &PandasMissingLabels,
         &LocalsParameter,
         &MissingKey,
+        &MissingColumn,
         &SubmoduleImport,
         &VariableNamedLikeModule,
         &MissingAttribute,
