@@ -135,6 +135,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &LocalsParameter,
         &MissingKey,
         &SubmoduleImport,
+        &ModuleByMembers,
         &VariableNamedLikeModule,
         &MissingAttribute,
         &LocalMember,
