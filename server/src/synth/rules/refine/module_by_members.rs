@@ -52,20 +52,15 @@ impl Refine for ModuleByMembers {
 
 #[cfg(test)]
 mod tests {
-    use crate::exec::ExceptionInfo;
     use crate::synth::prefix::{Binding, Candidate};
     use crate::synth::rules::check::*;
     use expect_test::expect;
-
-    fn lacking(module: &str, attr: &str, line: u32) -> ExceptionInfo {
-        ExceptionInfo { name: Some(attr.into()), obj_type: Some("module".into()), ..raised("AttributeError", &format!("module '{module}' has no attribute '{attr}'"), line) }
-    }
 
     #[test]
     fn the_same_named_library_module_with_the_member_is_tried_next() {
         let src = "tree = html.fromstring(page)\nprint(tree.xpath('//a/@href'))\n";
         let plain = |p: &mut crate::synth::prefix::Prefix| *p.binding_mut("html").unwrap() = Binding::new("html", vec![Candidate::Import("import html".into())]);
-        refine_with(&super::ModuleByMembers, src, plain, lacking("html", "fromstring", 1), expect![[r#"
+        refine_with(&super::ModuleByMembers, src, plain, module_lacking("html", "fromstring", 1), expect![[r#"
             ## 1
             from lxml import html
 
@@ -77,7 +72,7 @@ mod tests {
     #[test]
     fn a_module_the_fragment_imports_is_never_swapped() {
         let src = "import html\ntree = html.fromstring(page)\n";
-        refine(&super::ModuleByMembers, src, lacking("html", "fromstring", 2), expect![[r#"
+        refine(&super::ModuleByMembers, src, module_lacking("html", "fromstring", 2), expect![[r#"
             (nothing)
         "#]]);
     }
@@ -85,7 +80,7 @@ mod tests {
     #[test]
     fn nothing_when_no_library_module_has_the_member() {
         let src = "print(json.parse(text))\n";
-        refine(&super::ModuleByMembers, src, lacking("json", "parse", 1), expect![[r#"
+        refine(&super::ModuleByMembers, src, module_lacking("json", "parse", 1), expect![[r#"
             (nothing)
         "#]]);
     }

@@ -104,17 +104,12 @@ fn with_submodule(current: &str, path: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::with_submodule;
-    use crate::exec::ExceptionInfo;
     use crate::synth::rules::check::*;
     use expect_test::expect;
 
-    fn lacking(module: &str, attr: &str, line: u32) -> ExceptionInfo {
-        ExceptionInfo { name: Some(attr.into()), obj_type: Some("module".into()), ..raised("AttributeError", &format!("module '{module}' has no attribute '{attr}'"), line) }
-    }
-
     #[test]
     fn a_submodule_used_as_a_module_is_imported() {
-        refine(&super::SubmoduleImport, "print(urllib.request.urlopen('http://example.com'))\n", lacking("urllib", "request", 1), expect![[r#"
+        refine(&super::SubmoduleImport, "print(urllib.request.urlopen('http://example.com'))\n", module_lacking("urllib", "request", 1), expect![[r#"
             ## 1
             import urllib.request
         "#]]);
@@ -124,13 +119,13 @@ mod tests {
     fn a_submodule_of_a_package_the_fragment_imports_is_imported_before_it() {
         // `import jinja2` does not load `jinja2.sandbox`.
         let src = "import jinja2\nenv = jinja2.sandbox.SandboxedEnvironment()\nprint(env.from_string('{{ 1 }}').render())\n";
-        refine(&super::SubmoduleImport, src, lacking("jinja2", "sandbox", 2), expect![[r#"
+        refine(&super::SubmoduleImport, src, module_lacking("jinja2", "sandbox", 2), expect![[r#"
             ## 1
             import jinja2.sandbox
         "#]]);
         // Below a dotted import, with an alias.
         let src = "import xml.etree as et\nroot = et.ElementTree.fromstring('<a/>')\n";
-        refine(&super::SubmoduleImport, src, lacking("xml.etree", "ElementTree", 2), expect![[r#"
+        refine(&super::SubmoduleImport, src, module_lacking("xml.etree", "ElementTree", 2), expect![[r#"
             ## 1
             import xml.etree.ElementTree
         "#]]);
@@ -139,10 +134,10 @@ mod tests {
     #[test]
     fn what_the_package_does_not_have_or_is_not_used_as_a_module_is_left() {
         // The index lists jinja2's submodules: it has no `widgets`.
-        refine(&super::SubmoduleImport, "import jinja2\nw = jinja2.widgets.Button()\n", lacking("jinja2", "widgets", 2), expect![[r#"
+        refine(&super::SubmoduleImport, "import jinja2\nw = jinja2.widgets.Button()\n", module_lacking("jinja2", "widgets", 2), expect![[r#"
             (nothing)
         "#]]);
-        refine(&super::SubmoduleImport, "import json\nprint(json.parse(text))\n", lacking("json", "parse", 2), expect![[r#"
+        refine(&super::SubmoduleImport, "import json\nprint(json.parse(text))\n", module_lacking("json", "parse", 2), expect![[r#"
             (nothing)
         "#]]);
     }
