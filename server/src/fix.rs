@@ -179,8 +179,7 @@ impl Engine {
         let proposer = RuleSet::without(&opts.disabled_rules)?;
         let ctx = Context { fragment: &fragment, analysis: &analysis, stdlib: &self.stdlib };
         // The environment covers the fragment's imports and those the first prefix adds.
-        let mut modules: Vec<String> =
-            analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()).map(|i| i.module.clone()).collect();
+        let mut modules: Vec<String> = env::fragment_import_paths(&analysis.imports);
         modules.extend(proposer.initial(&ctx).imported_modules());
         let plan = env::plan_imports(&modules, &self.stdlib);
         let environment = self.envs.prepare_allowing(&plan.distributions, &[], opts.install, &opts.allow_builds)?;

@@ -71,8 +71,9 @@ pub struct Analysis {
     /// from outside: `pd.DataFrame({...})`), first assignment each: the value
     /// for a name read before that assignment. Source text of the expression.
     pub literal_assignments: BTreeMap<String, String>,
-    /// How names bound by `from m import name` (by their alias) are used,
-    /// for modules a prefix creates when they are not installed.
+    /// How names the fragment's imports bind (by their alias) are used:
+    /// for modules a prefix creates when they are not installed, and the
+    /// submodules of a package it imports that it reads.
     pub imported_usage: BTreeMap<String, Usage>,
     /// Elements the fragment looks for in parsed HTML (`soup.find('table',
     /// class_='x')`, `soup.select('div.item')`), each once, in source order.

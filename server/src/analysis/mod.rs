@@ -64,13 +64,19 @@ pub fn analyze(source: &str) -> Analysis {
     walk.block(root);
     let resolved = scope::resolve(&walk.reads, &binds, &mut walk.store);
 
-    // What the fragment does with names it imports from a module (a module
-    // the prefix may have to create: `reactor.callLater(...)`).
+    // What the fragment does with names it imports (from a module the
+    // prefix may have to create: `reactor.callLater(...)`; a package whose
+    // submodule it reads: `jinja2.nativetypes`).
     let mut imported_usage = BTreeMap::new();
-    for bound in binds.imports.iter().filter(|i| i.is_from).flat_map(imports::bound_names) {
-        let u = walk.store.take(&usage::Root::Name(bound.clone()));
-        if u != Usage::default() {
-            imported_usage.insert(bound, u);
+    // A module's usage stays in the store too: what a loader it has reads
+    // (`json.load(f)`) is taken from there below.
+    for i in &binds.imports {
+        for bound in imports::bound_names(i) {
+            let name = usage::Root::Name(bound.clone());
+            let u = if i.is_from { walk.store.take(&name) } else { walk.store.get(&usage::Path::root(name)).cloned().unwrap_or_default() };
+            if u != Usage::default() {
+                imported_usage.insert(bound, u);
+            }
         }
     }
 

@@ -36,7 +36,7 @@ pub use contain::{is_secret_name, InstallerContainment, INSTALLER_UID};
 pub use error::EnvError;
 pub use legacy::{plan_legacy, LegacyPlan};
 pub use optional::{optional_dependency, OptionalDependency};
-pub use plan::{plan_imports, ImportPlan};
+pub use plan::{fragment_import_paths, plan_imports, ImportPlan};
 pub use stdlib::stdlib_modules;
 pub use toolchain::{find_toolchain, Toolchain};
 pub use venv::{EnvManager, Environment};

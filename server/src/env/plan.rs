@@ -1,6 +1,7 @@
 //! Sorting a fragment's imports into what the interpreter has, what must be
 //! installed, and what nobody knows.
 
+use crate::analysis::Import;
 use crate::knowledge;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -49,6 +50,16 @@ pub fn plan_imports(modules: &[String], stdlib: &BTreeSet<String>) -> ImportPlan
         }
     }
     plan
+}
+
+/// The import paths of a fragment's own absolute imports, as
+/// [`plan_imports`] reads them (`from ruamel import yaml`: `ruamel.yaml`).
+pub fn fragment_import_paths(imports: &[Import]) -> Vec<String> {
+    imports
+        .iter()
+        .filter(|i| i.level == 0 && !i.module.is_empty())
+        .map(|i| if i.is_from { knowledge::from_import_path(&i.module, i.names.iter().map(|(n, _)| n.as_str())) } else { i.module.clone() })
+        .collect()
 }
 
 fn push_unique(list: &mut Vec<String>, item: &str) {
@@ -113,6 +124,16 @@ mod tests {
         assert_eq!(plan.stdlib, strings(&["numpy"]));
         assert!(plan.distributions.is_empty());
         assert_eq!(plan.unknown, strings(&["numpyy", "google"]));
+    }
+
+    #[test]
+    fn a_namespace_package_is_planned_by_the_module_imported_from_it() {
+        let analysis = crate::analysis::analyze("from ruamel import yaml\nfrom lxml import html\nfrom os import path\n");
+        let paths = fragment_import_paths(&analysis.imports);
+        assert_eq!(paths, strings(&["ruamel.yaml", "lxml", "os"]));
+        let plan = plan_imports(&paths, &stdlib());
+        assert_eq!(plan.distributions, ["lxml", "ruamel.yaml"].into_iter().map(String::from).collect());
+        assert!(plan.unknown.is_empty());
     }
 
     #[test]

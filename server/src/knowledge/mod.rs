@@ -38,6 +38,22 @@ pub fn distribution_for(import_path: &str) -> Option<&'static str> {
     }
 }
 
+/// The import path the table knows `from module import names` by: the
+/// module itself, or for a namespace root it does not list (`from ruamel
+/// import yaml`) the first `module.name` it does (`ruamel.yaml`), which is
+/// what the statement imports.
+pub fn from_import_path<'a>(module: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    if distribution_for(module).is_none() {
+        for n in names {
+            let path = format!("{module}.{n}");
+            if import_table().contains_key(path.as_str()) {
+                return path;
+            }
+        }
+    }
+    module.to_string()
+}
+
 /// The import statement conventionally bound to `alias` (`np` ->
 /// `import numpy as np`, `plt` -> `import matplotlib.pyplot as plt`), or
 /// `None` when there is no unambiguous convention for that name.

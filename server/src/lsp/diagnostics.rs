@@ -58,7 +58,7 @@ pub struct EnvFacts<'a> {
 
 /// Distributions a region's imports need (to ask the environment about).
 pub fn distributions(analysis: &Analysis, stdlib: &BTreeSet<String>) -> BTreeSet<String> {
-    let modules: Vec<String> = analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()).map(|i| i.module.clone()).collect();
+    let modules: Vec<String> = crate::env::fragment_import_paths(&analysis.imports);
     plan_imports(&modules, stdlib).distributions
 }
 

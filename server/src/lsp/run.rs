@@ -520,7 +520,7 @@ fn needed_distributions(loaded: &Loaded, source: &str, lines: Option<(u32, u32)>
         return Default::default();
     }
     let ctx = Context { fragment: &fragment, analysis: &analysis, stdlib: &loaded.stdlib };
-    let mut modules: Vec<String> = analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()).map(|i| i.module.clone()).collect();
+    let mut modules: Vec<String> = crate::env::fragment_import_paths(&analysis.imports);
     let own = crate::env::plan_imports(&modules, &loaded.stdlib).distributions;
     modules.extend(Deterministic.initial(&ctx).imported_modules());
     (crate::env::plan_imports(&modules, &loaded.stdlib).distributions, own)

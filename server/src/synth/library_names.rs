@@ -74,6 +74,14 @@ pub fn library_imports(ctx: &Context, name: &str, usage: &Usage) -> Option<Vec<S
     // `json.load(...)`: the module.
     let module = module_name && used_like_a_module(usage);
     if module {
+        // `html.fromstring(page)`: members the module of that name lacks
+        // and a same-named library module has (`from lxml import html`)
+        // come first; never for a name the fragment imports itself.
+        if import_binding(ctx, name).is_none() {
+            for stmt in super::module_choice::by_members(ctx, name, usage) {
+                push(stmt);
+            }
+        }
         push(format!("import {name}"));
     }
     // `tabulate(rows)`, `glob('*.txt')`: a module called like a function
@@ -169,6 +177,7 @@ mod tests {
             "sqlite3",
             "asyncio",
             "glob",
+            "html",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -218,6 +227,22 @@ mod tests {
         );
         let both = imports_for("print(datetime.now())\n", "datetime").unwrap();
         assert_eq!(both, ["import datetime", "from datetime import datetime"]);
+    }
+
+    #[test]
+    fn a_module_lacking_the_members_used_gives_way_to_a_same_named_library_module() {
+        // The standard library's `html` has no `fromstring`: lxml's first,
+        // the module of that name still after it.
+        assert_eq!(
+            imports_for("tree = html.fromstring(page)\n", "html").unwrap(),
+            ["from lxml import html", "import html"]
+        );
+        assert_eq!(imports_for("print(html.escape(s))\n", "html").unwrap(), ["import html"]);
+        // The fragment's own import says which module it is.
+        assert_eq!(
+            imports_for("tree = html.fromstring(page)\nimport html\n", "html").unwrap(),
+            ["import html"]
+        );
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::session::Context;
 use super::value::Value;
 use crate::analysis::Usage;
 use crate::knowledge::conventional_import;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::OnceLock;
 
 /// One library type of the table.
@@ -80,12 +80,14 @@ pub enum ExportKind {
     Constant,
 }
 
-/// The generated index: module -> exported name -> kind, and library type
-/// -> the members its instances have (both introspected from the real
-/// libraries by `scripts/gen-library-index`).
+/// The generated index: module -> exported name -> kind, library type
+/// -> the members its instances have, and for modules that share a last
+/// name (`html`, `lxml.html`) every attribute each has (all introspected
+/// from the real libraries by `scripts/gen-library-index`).
 struct Index {
     exports: HashMap<&'static str, HashMap<&'static str, ExportKind>>,
     members: HashMap<&'static str, Vec<&'static str>>,
+    attrs: HashMap<&'static str, HashSet<&'static str>>,
 }
 
 fn index() -> &'static Index {
@@ -93,6 +95,7 @@ fn index() -> &'static Index {
     I.get_or_init(|| {
         let mut exports = HashMap::new();
         let mut members = HashMap::new();
+        let mut attrs = HashMap::new();
         for l in lines(include_str!("data/library_index.txt")) {
             let mut words = l.split_whitespace();
             match (words.next(), words.next()) {
@@ -116,11 +119,42 @@ fn index() -> &'static Index {
                 (Some("members"), Some(ty)) => {
                     members.insert(ty, words.collect());
                 }
+                (Some("attrs"), Some(module)) => {
+                    attrs.insert(module, words.collect());
+                }
                 _ => {}
             }
         }
-        Index { exports, members }
+        Index { exports, members, attrs }
     })
+}
+
+/// Every public attribute module `module` has once imported, its
+/// submodules included, where the index knows them: only for modules that
+/// share a last name with another (`html` and `lxml.html`, `yaml` and
+/// `ruamel.yaml`).
+pub fn module_attrs(module: &str) -> Option<&'static HashSet<&'static str>> {
+    index().attrs.get(module)
+}
+
+/// The indexed modules other than `name` whose last component is `name`
+/// (`lxml.html` for `html`), with their attributes, in name order.
+pub fn modules_named(name: &str) -> Vec<(&'static str, &'static HashSet<&'static str>)> {
+    let mut out: Vec<_> = index()
+        .attrs
+        .iter()
+        .filter(|(m, _)| m.rsplit_once('.').is_some_and(|(_, last)| last == name))
+        .map(|(m, a)| (*m, a))
+        .collect();
+    out.sort_by_key(|(m, _)| *m);
+    out
+}
+
+/// Whether indexed package `package` has a submodule `sub` (loaded by
+/// importing it or not); `None` when the index does not list the package.
+pub fn has_submodule(package: &str, sub: &str) -> Option<bool> {
+    let exports = index().exports.get(package)?;
+    Some(exports.get(sub) == Some(&ExportKind::Module) || index().exports.contains_key(format!("{package}.{sub}").as_str()))
 }
 
 /// The modules the fragment itself uses, in the order it names them: the

@@ -24,6 +24,7 @@ pub mod library_errors;
 pub mod library_names;
 pub mod library_types;
 mod literals;
+mod module_choice;
 mod module_use;
 pub mod name_info;
 mod naming;

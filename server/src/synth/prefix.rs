@@ -360,11 +360,19 @@ pub fn names_bound_by_import(stmt: &str) -> Vec<String> {
         .collect()
 }
 
-/// `import a.b as c` -> `a.b`; `from a import b` -> `a`.
+/// `import a.b as c` -> `a.b`; `from a import b` -> `a`, or `a.b` where
+/// the import table knows `a` only by its `a.b` (`from ruamel import yaml`).
 pub fn module_of_import(stmt: &str) -> Option<String> {
     let mut words = stmt.split_whitespace();
     match words.next()? {
-        "import" | "from" => words.next().map(|m| m.trim_end_matches(',').to_string()),
+        "import" => words.next().map(|m| m.trim_end_matches(',').to_string()),
+        "from" => {
+            let module = words.next()?;
+            // The names imported (not their aliases).
+            let list = stmt.split_once(" import ").map(|(_, l)| l).unwrap_or("");
+            let names = list.trim_matches(['(', ')', ' ']).split(',').filter_map(|item| item.split_whitespace().next());
+            Some(crate::knowledge::from_import_path(module, names))
+        }
         _ => None,
     }
 }
@@ -389,6 +397,15 @@ mod tests {
         assert_eq!(paths, ["twisted/__init__.py", "twisted/internet.py"]);
         let init = p.all_resources().into_iter().find(|r| r.path == "twisted/__init__.py").unwrap();
         assert!(String::from_utf8(init.content).unwrap().contains("deferLater = 1"));
+    }
+
+    #[test]
+    fn the_module_an_import_needs() {
+        assert_eq!(module_of_import("import numpy as np").as_deref(), Some("numpy"));
+        assert_eq!(module_of_import("from lxml import html").as_deref(), Some("lxml"));
+        // The table knows ruamel only by `ruamel.yaml`.
+        assert_eq!(module_of_import("from ruamel import yaml as y").as_deref(), Some("ruamel.yaml"));
+        assert_eq!(module_of_import("from os import path").as_deref(), Some("os"));
     }
 
     #[test]

@@ -195,7 +195,7 @@ impl<'a> Session<'a> {
 
 /// Modules worth importing in a warm worker before the run forks.
 fn preload_modules(analysis: &Analysis, prefix: &Prefix) -> Vec<String> {
-    let mut m: Vec<String> = analysis.imports.iter().filter(|i| i.level == 0 && !i.module.is_empty()).map(|i| i.module.clone()).collect();
+    let mut m: Vec<String> = crate::env::fragment_import_paths(&analysis.imports);
     m.extend(prefix.imported_modules());
     m.sort();
     m.dedup();

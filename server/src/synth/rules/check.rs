@@ -132,6 +132,12 @@ pub(crate) fn raised(type_name: &str, message: &str, line: u32) -> ExceptionInfo
     ExceptionInfo { type_name: type_name.into(), message: message.into(), line: Some(line), ..ExceptionInfo::default() }
 }
 
+/// Python's AttributeError for a module lacking `attr` (`module 'html'
+/// has no attribute 'fromstring'`), raised on fragment line `line`.
+pub(crate) fn module_lacking(module: &str, attr: &str, line: u32) -> ExceptionInfo {
+    ExceptionInfo { name: Some(attr.into()), obj_type: Some("module".into()), ..raised("AttributeError", &format!("module '{module}' has no attribute '{attr}'"), line) }
+}
+
 /// A branch rule on the branch at fragment line `line`, the best attempt
 /// being the first prefix, completed, with lines `covered`.
 pub(crate) fn branch_with(rule: &dyn Rule, fragment: &str, edit: impl FnOnce(&mut Prefix), line: u32, covered: &[u32], expect: Expect) {

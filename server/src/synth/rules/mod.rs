@@ -136,6 +136,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &MissingKey,
         &MissingColumn,
         &SubmoduleImport,
+        &ModuleByMembers,
         &VariableNamedLikeModule,
         &MissingAttribute,
         &LocalMember,
