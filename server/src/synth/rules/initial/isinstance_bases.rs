@@ -36,11 +36,57 @@ fn apply_isinstance_bases(ctx: &Context, p: &mut Prefix) {
         if !importable {
             continue;
         }
+        // A library type the engine can build for real (a DataFrame, an
+        // array, a table recipe): the real instance passes the test itself.
+        if !path.contains(['.', '[']) {
+            if let Some(real) = real_of_type(ctx, p, root, &ty, &path) {
+                if let Some(v) = value_at_mut(p, &path).filter(|v| matches!(v, Value::Object { .. } | Value::Derived { .. } | Value::Anything)) {
+                    *v = real;
+                    continue;
+                }
+            }
+        }
         if let Some(Value::Object { class, .. }) = value_at_mut(p, &path) {
             if !class.contains('(') {
                 *class = format!("{class}({ty})");
             }
         }
+    }
+}
+
+/// A real instance of `ty` (spelled with the fragment's alias `root`) for
+/// the name `name`, shaped by its use: pandas and NumPy types by the
+/// engine's own builders, others by the library type table's recipe.
+fn real_of_type(ctx: &Context, p: &Prefix, root: &str, ty: &str, name: &str) -> Option<Value> {
+    let import = import_binding(ctx, root).or_else(|| match p.binding(root)?.current() {
+        Candidate::Import(i) => Some(i.clone()),
+        _ => None,
+    })?;
+    let module = imported_module(&import, root)?;
+    let full = format!("{module}{}", &ty[root.len()..]);
+    let usage = ctx.analysis.free_names.iter().chain(&ctx.analysis.used_before_bound).find(|f| f.name == name).map(|f| f.usage.clone()).unwrap_or_default();
+    let kind = match full.as_str() {
+        "pandas.DataFrame" | "pandas.core.frame.DataFrame" => "dataframe",
+        "pandas.Series" | "pandas.core.series.Series" => "series",
+        "numpy.ndarray" => "ndarray",
+        _ => {
+            let (code, import) = crate::synth::library_types::recipe(&full)?.clone();
+            return Some(Value::Expr { code, imports: vec![import] });
+        }
+    };
+    Some(crate::synth::infer::value_of_kind(kind, name, &usage))
+}
+
+/// The module an import statement binds `root` to (`import pandas as pd`
+/// -> `pandas`, `from PIL import Image` -> `PIL.Image`).
+fn imported_module(import: &str, root: &str) -> Option<String> {
+    let words: Vec<&str> = import.split_whitespace().collect();
+    match words.as_slice() {
+        ["import", m, "as", a] if *a == root => Some(m.to_string()),
+        ["import", m] if *m == root => Some(m.to_string()),
+        ["from", m, "import", n, "as", a] if *a == root => Some(format!("{m}.{n}")),
+        ["from", m, "import", n] if *n == root => Some(format!("{m}.{n}")),
+        _ => None,
     }
 }
 
@@ -61,6 +107,17 @@ mod tests {
 
 
             node = Node()
+        "#]]);
+    }
+
+    #[test]
+    fn a_type_tested_dataframe_is_a_real_one() {
+        initial_after(&super::IsinstanceBases, "import pandas as pd\nif isinstance(frame, pd.DataFrame):\n    print(frame.memory_usage(deep=True).sum(), frame['price'])\n", expect![[r#"
+            ## 1
+            import pandas as pd
+
+
+            frame = pd.DataFrame({'price': [3, 4, 5]})
         "#]]);
     }
 }
