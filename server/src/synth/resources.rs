@@ -87,6 +87,10 @@ pub struct Shape {
     pub members: Vec<String>,
     /// Sections and options a `configparser` parser reading it is asked for.
     pub config: Option<Vec<crate::analysis::ConfigSection>>,
+    /// The columns (and rows) a table a pandas reader loads must have: those
+    /// the fragment reads of the frame and those named inside strings
+    /// (`parse_dates=['date']`, a formula the frame is the data of).
+    pub table: Option<Vec<(String, Vec<Value>)>>,
 }
 
 /// What `analysis` shows of the file at `path`.
@@ -108,7 +112,76 @@ pub fn shape_of(analysis: &Analysis, path: &str) -> Shape {
         .map(|o| o.path.trim_start_matches("./").to_string())
         .collect();
     let config = analysis.config_reads.iter().find(|c| c.paths.contains(&f.path)).map(|c| c.sections.clone());
-    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config }
+    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, table: table_of(analysis, f) }
+}
+
+/// The table a pandas reader loads from `f`, when the fragment reads
+/// columns of it or a library names some.
+fn table_of(analysis: &Analysis, f: &FileUse) -> Option<Vec<(String, Vec<Value>)>> {
+    if !f.callee.rsplit('.').next().is_some_and(|c| c.starts_with("read_")) {
+        return None;
+    }
+    use crate::analysis::FrameSource;
+    let mut named: Vec<crate::analysis::NamedColumn> = Vec::new();
+    for fc in &analysis.frame_columns {
+        let ours = match &fc.source {
+            FrameSource::File(p) => *p == f.path,
+            FrameSource::Name(n) => f.target.as_deref() == Some(n.as_str()),
+        };
+        if ours {
+            for c in &fc.columns {
+                match named.iter_mut().find(|x| x.name == c.name) {
+                    Some(x) if c.kind.rank() > x.kind.rank() => x.kind = c.kind,
+                    Some(_) => {}
+                    None => named.push(c.clone()),
+                }
+            }
+        }
+    }
+    let usage = f.target.as_ref().and_then(|t| analysis.loaded_usage.get(t)).cloned().unwrap_or_default();
+    let table = super::dataframe::frame_table(&usage, &named);
+    // Only the placeholder columns: the fragment reads none, the sample serves.
+    let placeholder = named.is_empty() && table.iter().map(|(c, _)| c.as_str()).eq(["A", "B"]);
+    (!placeholder && !table.is_empty()).then_some(table)
+}
+
+/// A CSV (or TSV) of `table` beside the sample's columns: with three rows
+/// the sample's own values for the columns it has (what a fragment reading
+/// `name` got before), with more rows the table's, the sample's others
+/// repeated.
+fn delimited(table: &[(String, Vec<Value>)], sep: char) -> Vec<u8> {
+    let n = table.first().map_or(3, |(_, v)| v.len());
+    let s = |x: &str| Value::Str(x.into());
+    let names = [s("apple"), s("banana"), s("cherry")];
+    let values = [Value::Float(3.5), Value::Float(1.25), Value::Float(7.0)];
+    let sample: Vec<(String, Vec<Value>)> = vec![
+        ("id".into(), (1..=n as i64).map(Value::Int).collect()),
+        ("name".into(), (0..n).map(|i| names[i % 3].clone()).collect()),
+        ("value".into(), (0..n).map(|i| values[i % 3].clone()).collect()),
+    ];
+    let (mut cols, second) = if n == 3 { (sample, table.to_vec()) } else { (table.to_vec(), sample) };
+    for (c, v) in second {
+        if !cols.iter().any(|(x, _)| *x == c) {
+            cols.push((c.clone(), v.clone()));
+        }
+    }
+    let cell = |v: &Value| {
+        let t = match v {
+            Value::Str(x) => x.clone(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) => format!("{f:?}"),
+            Value::Bool(b) => if *b { "True".into() } else { "False".into() },
+            _ => String::new(),
+        };
+        if t.contains([sep, '"', '\n', '\r']) { format!("\"{}\"", t.replace('"', "\"\"")) } else { t }
+    };
+    let mut out = String::new();
+    let line = |cells: Vec<String>| cells.join(&sep.to_string()) + "\n";
+    out.push_str(&line(cols.iter().map(|(c, _)| cell(&Value::Str(c.clone()))).collect()));
+    for i in 0..n {
+        out.push_str(&line(cols.iter().map(|(_, v)| v.get(i).map(cell).unwrap_or_default()).collect()));
+    }
+    out.into_bytes()
 }
 
 fn is_plain_name(s: &str) -> bool {
@@ -205,6 +278,14 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     let json_loaded = lower.ends_with(".json") || shape.loader.as_deref().is_some_and(|l| l.ends_with("json.load"));
     if let Some(text) = shape.value.as_ref().filter(|_| json_loaded).and_then(json_document) {
         return Some(Resource { path: clean.to_string(), content: format!("{text}\n").into_bytes() });
+    }
+    if let Some(table) = &shape.table {
+        let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+        match (how, ext) {
+            ("read_table", _) | (_, "tsv") => return Some(Resource { path: clean.to_string(), content: delimited(table, '\t') }),
+            (_, "csv" | "txt" | "dat" | "data") | ("read_csv", _) => return Some(Resource { path: clean.to_string(), content: delimited(table, ',') }),
+            _ => {}
+        }
     }
     text_for(clean, how)
 }
@@ -436,6 +517,22 @@ mod tests {
         let mut n: Vec<String> = z.file_names().map(|n| n.unwrap().to_string()).collect();
         n.sort();
         n
+    }
+
+    #[test]
+    fn a_table_a_pandas_reader_loads_has_the_columns_named_and_read() {
+        // `parse_dates` names a column of dates; `df.level` reads another.
+        let csv = String::from_utf8(file("import pandas as pd\ndf = pd.read_csv('obs.csv', parse_dates=['when'])\nprint(df.level.mean())\n", "obs.csv").content).unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(lines.next(), Some("when,level,id,name,value"));
+        assert!(lines.next().unwrap().starts_with("2024-01-01,"));
+        // The data of a formula read from the file: its variables, enough rows.
+        let src = "import pandas as pd\nimport statsmodels.formula.api as smf\nd = pd.read_csv('trial.csv')\nsmf.ols('score ~ C(arm)', data=d).fit()\n";
+        let csv = String::from_utf8(file(src, "trial.csv").content).unwrap();
+        assert!(csv.starts_with("score,arm,"), "{csv}");
+        assert_eq!(csv.lines().count(), 9);
+        // Nothing read of it: the sample as it was.
+        assert_eq!(file("import pandas as pd\nprint(pd.read_csv('s.csv').head())\n", "s.csv").content, b"id,name,value\n1,apple,3.5\n2,banana,1.25\n3,cherry,7.0\n");
     }
 
     #[test]
