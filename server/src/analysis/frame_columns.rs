@@ -8,18 +8,21 @@
 //! `knowledge::column_parameters`; callees are resolved through the
 //! fragment's imports (or a conventional alias) to the library's own name.
 
+use super::bindings::Bindings;
 use super::facts::{ColumnKind, FrameColumns, FrameSource, Import, NamedColumn};
+use std::collections::HashMap;
 use super::literal::{line, named, str_value, text, unparen};
 use super::tokens::{string_literals, tokens, TokenKind};
 use super::tree::Node;
 use crate::knowledge::{column_parameters, conventional_module, ColumnRole};
 
-pub(crate) fn frame_columns(root: Node, src: &str, imports: &[Import]) -> Vec<FrameColumns> {
+pub(crate) fn frame_columns(root: Node, src: &str, binds: &Bindings) -> Vec<FrameColumns> {
+    let texts = string_names(root, src, binds);
     let mut out: Vec<FrameColumns> = Vec::new();
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         if node.kind() == "call" {
-            if let Some(found) = at_call(node, src, imports) {
+            if let Some(found) = at_call(node, src, &binds.imports, &texts) {
                 match out.iter_mut().find(|f| f.source == found.source) {
                     Some(f) => found.columns.into_iter().for_each(|c| add(&mut f.columns, c)),
                     None => out.push(found),
@@ -32,7 +35,28 @@ pub(crate) fn frame_columns(root: Node, src: &str, imports: &[Import]) -> Vec<Fr
     out
 }
 
-fn at_call(node: Node, src: &str, imports: &[Import]) -> Option<FrameColumns> {
+/// Names the fragment binds once, to a plain string (`formula = 'y ~ x'`):
+/// a formula is often passed by such a name.
+fn string_names(root: Node, src: &str, binds: &Bindings) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.kind() == "assignment" {
+            let left = node.child_by_field_name("left").filter(|l| l.kind() == "identifier");
+            let right = node.child_by_field_name("right").and_then(|r| str_value(r, src));
+            if let (Some(l), Some(r)) = (left, right) {
+                let name = text(l, src);
+                if binds.count(name) == 1 {
+                    out.insert(name.to_string(), r);
+                }
+            }
+        }
+        stack.extend(named(node));
+    }
+    out
+}
+
+fn at_call(node: Node, src: &str, imports: &[Import], texts: &HashMap<String, String>) -> Option<FrameColumns> {
     let func = node.child_by_field_name("function")?;
     let dotted: String = text(func, src).chars().filter(|c| !c.is_whitespace()).collect();
     let params = column_parameters(&qualified(&dotted, imports)?)?;
@@ -50,7 +74,11 @@ fn at_call(node: Node, src: &str, imports: &[Import]) -> Option<FrameColumns> {
     for p in params {
         let Some(value) = argument(p) else { continue };
         match p.role {
-            ColumnRole::Formula => formula_columns(&str_value(value, src).unwrap_or_default()).into_iter().for_each(|c| add(&mut columns, c)),
+            ColumnRole::Formula => {
+                let value = unparen(value);
+                let formula = str_value(value, src).or_else(|| (value.kind() == "identifier").then(|| texts.get(text(value, src)).cloned()).flatten());
+                formula_columns(&formula.unwrap_or_default()).into_iter().for_each(|c| add(&mut columns, c));
+            }
             ColumnRole::Data => source = data_source(value, src, imports),
             ColumnRole::Date | ColumnRole::Column => {
                 let kind = if p.role == ColumnRole::Date { ColumnKind::Date } else { ColumnKind::Any };
@@ -231,7 +259,7 @@ mod tests {
 
     #[test]
     fn formula_calls_and_readers_name_columns_of_their_data_or_file() {
-        let src = "import statsmodels.formula.api as smf\nfrom statsmodels.formula.api import logit\nimport pandas as pd\nm = smf.ols(formula='y ~ C(g)', data=train).fit()\nlogit('won ~ score', frame)\nts = pd.read_csv('ts.csv', parse_dates=['day'], usecols=['day', 'v'], index_col=0)\nsmf.ols('y ~ x', data=pd.read_csv('in.csv'))\nother.ols('a ~ b', data=z)\n";
+        let src = "import statsmodels.formula.api as smf\nfrom statsmodels.formula.api import logit\nimport pandas as pd\nm = smf.ols(formula='y ~ C(g)', data=train).fit()\nlogit('won ~ score', frame)\nts = pd.read_csv('ts.csv', parse_dates=['day'], usecols=['day', 'v'], index_col=0)\nsmf.ols('y ~ x', data=pd.read_csv('in.csv'))\nother.ols('a ~ b', data=z)\nspec = 'hits ~ np.log(dose)'\nsmf.poisson(spec, lab)\n";
         let got: Vec<(FrameSource, Vec<(String, ColumnKind)>)> = analyze(src).frame_columns.into_iter().map(|f| (f.source, f.columns.into_iter().map(|c| (c.name, c.kind)).collect())).collect();
         use ColumnKind::*;
         assert_eq!(
@@ -241,6 +269,7 @@ mod tests {
                 (FrameSource::Name("frame".into()), vec![("won".into(), Outcome), ("score".into(), Number)]),
                 (FrameSource::File("ts.csv".into()), vec![("day".into(), Date), ("v".into(), Any)]),
                 (FrameSource::File("in.csv".into()), vec![("y".into(), Outcome), ("x".into(), Number)]),
+                (FrameSource::Name("lab".into()), vec![("hits".into(), Outcome), ("dose".into(), Number)]),
             ]
         );
     }

@@ -179,7 +179,7 @@ pub fn analyze(source: &str) -> Analysis {
         literal_assignments: later_values::literal_assignments(root, &text, &binds),
         imported_usage,
         module_calls: module_calls::module_calls(root, &text),
-        frame_columns: frame_columns::frame_columns(root, &text, &binds.imports),
+        frame_columns: frame_columns::frame_columns(root, &text, &binds),
     };
     keep_reachable_constants(&mut analysis);
     flow_into_parameters(&mut analysis);

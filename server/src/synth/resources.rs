@@ -2,8 +2,8 @@
 //!
 //! Text formats are written here; binary ones in the modules beside:
 //! archives and compressed files (`archive`), pickles of a value
-//! (`pickle`), NumPy arrays (`npy`). Which one a file gets is decided by
-//! the callee that opens or loads it (`zipfile.ZipFile`, `gzip.open`,
+//! (`pickle`), NumPy arrays (`npy`), Excel workbooks (`xlsx`). Which one a
+//! file gets is decided by the callee that opens or loads it (`zipfile.ZipFile`, `gzip.open`,
 //! `tarfile.open`, `pickle.load`, `np.load`, `pd.read_pickle`,
 //! `joblib.load`, `shutil.unpack_archive`), its extension as the fallback.
 
@@ -11,6 +11,7 @@ mod archive;
 mod ini;
 mod npy;
 mod pickle;
+mod xlsx;
 
 use crate::analysis::{Analysis, FileUse};
 use crate::exec::Resource;
@@ -150,21 +151,8 @@ fn table_of(analysis: &Analysis, f: &FileUse) -> Option<Vec<(String, Vec<Value>)
 /// `name` got before), with more rows the table's, the sample's others
 /// repeated.
 fn delimited(table: &[(String, Vec<Value>)], sep: char) -> Vec<u8> {
-    let n = table.first().map_or(3, |(_, v)| v.len());
-    let s = |x: &str| Value::Str(x.into());
-    let names = [s("apple"), s("banana"), s("cherry")];
-    let values = [Value::Float(3.5), Value::Float(1.25), Value::Float(7.0)];
-    let sample: Vec<(String, Vec<Value>)> = vec![
-        ("id".into(), (1..=n as i64).map(Value::Int).collect()),
-        ("name".into(), (0..n).map(|i| names[i % 3].clone()).collect()),
-        ("value".into(), (0..n).map(|i| values[i % 3].clone()).collect()),
-    ];
-    let (mut cols, second) = if n == 3 { (sample, table.to_vec()) } else { (table.to_vec(), sample) };
-    for (c, v) in second {
-        if !cols.iter().any(|(x, _)| *x == c) {
-            cols.push((c.clone(), v.clone()));
-        }
-    }
+    let cols = with_sample(table);
+    let n = cols.first().map_or(0, |(_, v)| v.len());
     let cell = |v: &Value| {
         let t = match v {
             Value::Str(x) => x.clone(),
@@ -182,6 +170,26 @@ fn delimited(table: &[(String, Vec<Value>)], sep: char) -> Vec<u8> {
         out.push_str(&line(cols.iter().map(|(_, v)| v.get(i).map(cell).unwrap_or_default()).collect()));
     }
     out.into_bytes()
+}
+
+/// `table` beside the sample's columns (`id`, `name`, `value`): see [`delimited`].
+fn with_sample(table: &[(String, Vec<Value>)]) -> Vec<(String, Vec<Value>)> {
+    let n = table.first().map_or(3, |(_, v)| v.len());
+    let s = |x: &str| Value::Str(x.into());
+    let names = [s("apple"), s("banana"), s("cherry")];
+    let values = [Value::Float(3.5), Value::Float(1.25), Value::Float(7.0)];
+    let sample: Vec<(String, Vec<Value>)> = vec![
+        ("id".into(), (1..=n as i64).map(Value::Int).collect()),
+        ("name".into(), (0..n).map(|i| names[i % 3].clone()).collect()),
+        ("value".into(), (0..n).map(|i| values[i % 3].clone()).collect()),
+    ];
+    let (mut cols, second) = if n == 3 { (sample, table.to_vec()) } else { (table.to_vec(), sample) };
+    for (c, v) in second {
+        if !cols.iter().any(|(x, _)| *x == c) {
+            cols.push((c, v));
+        }
+    }
+    cols
 }
 
 fn is_plain_name(s: &str) -> bool {
@@ -279,8 +287,12 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     if let Some(text) = shape.value.as_ref().filter(|_| json_loaded).and_then(json_document) {
         return Some(Resource { path: clean.to_string(), content: format!("{text}\n").into_bytes() });
     }
+    let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    if matches!(ext, "xlsx" | "xlsm") {
+        let table = with_sample(shape.table.as_deref().unwrap_or(&[]));
+        return Some(Resource { path: clean.to_string(), content: xlsx::xlsx(&table)? });
+    }
     if let Some(table) = &shape.table {
-        let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
         match (how, ext) {
             ("read_table", _) | (_, "tsv") => return Some(Resource { path: clean.to_string(), content: delimited(table, '\t') }),
             (_, "csv" | "txt" | "dat" | "data") | ("read_csv", _) => return Some(Resource { path: clean.to_string(), content: delimited(table, ',') }),
@@ -386,7 +398,7 @@ fn text_for(clean: &str, how: &str) -> Option<Resource> {
         (_, "py") => b"# Module created so that the import works.\n".to_vec(),
         (_, "toml") => b"name = \"Ada\"\nid = 1\nitems = [1, 2, 3]\n\n[data]\nkey = \"value\"\n".to_vec(),
         (_, "ini" | "cfg" | "conf") => b"[DEFAULT]\nname = Ada\n\n[section]\nkey = value\n".to_vec(),
-        (_, "parquet" | "xlsx" | "xls" | "h5" | "db" | "sqlite" | "sqlite3" | "bz2" | "xz" | "7z" | "rar") => return None,
+        (_, "parquet" | "xls" | "h5" | "db" | "sqlite" | "sqlite3" | "bz2" | "xz" | "7z" | "rar") => return None,
         _ => b"first line\nsecond line\nthird line\n".to_vec(),
     };
     Some(Resource { path: clean.to_string(), content })
@@ -533,6 +545,18 @@ mod tests {
         assert_eq!(csv.lines().count(), 9);
         // Nothing read of it: the sample as it was.
         assert_eq!(file("import pandas as pd\nprint(pd.read_csv('s.csv').head())\n", "s.csv").content, b"id,name,value\n1,apple,3.5\n2,banana,1.25\n3,cherry,7.0\n");
+    }
+
+    #[test]
+    fn a_workbook_read_as_a_formulas_data_has_its_variables() {
+        use std::io::Read;
+        let src = "import pandas as pd\nfrom statsmodels.formula.api import ols\nd = pd.read_excel('yield.xlsx')\nols('crop ~ C(soil)', data=d).fit()\n";
+        let bytes = file(src, "yield.xlsx").content;
+        let mut z = ::zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+        let mut sheet = String::new();
+        z.by_name("xl/worksheets/sheet1.xml").unwrap().read_to_string(&mut sheet).unwrap();
+        assert!(sheet.contains("<t>crop</t>") && sheet.contains("<t>soil</t>"), "{sheet}");
+        assert_eq!(sheet.matches("<row ").count(), 9, "a header and eight rows");
     }
 
     #[test]
