@@ -89,7 +89,7 @@ fn at_call(node: Node, src: &str, imports: &[Import], texts: &HashMap<String, St
         }
     }
     // A reader's columns are the file's: the path is its first argument.
-    let reads_file = params.iter().all(|p| p.role != ColumnRole::Data);
+    let reads_file = params.iter().all(|p| matches!(p.role, ColumnRole::Date | ColumnRole::Column));
     if reads_file {
         source = positional.first().and_then(|p| str_value(*p, src)).map(FrameSource::File);
     }
@@ -259,7 +259,7 @@ mod tests {
 
     #[test]
     fn formula_calls_and_readers_name_columns_of_their_data_or_file() {
-        let src = "import statsmodels.formula.api as smf\nfrom statsmodels.formula.api import logit\nimport pandas as pd\nm = smf.ols(formula='y ~ C(g)', data=train).fit()\nlogit('won ~ score', frame)\nts = pd.read_csv('ts.csv', parse_dates=['day'], usecols=['day', 'v'], index_col=0)\nsmf.ols('y ~ x', data=pd.read_csv('in.csv'))\nother.ols('a ~ b', data=z)\nspec = 'hits ~ np.log(dose)'\nsmf.poisson(spec, lab)\n";
+        let src = "import statsmodels.formula.api as smf\nfrom statsmodels.formula.api import logit\nimport pandas as pd\nm = smf.ols(formula='y ~ C(g)', data=train).fit()\nlogit('won ~ score', frame)\nts = pd.read_csv('ts.csv', parse_dates=['day'], usecols=['day', 'v'], index_col=0)\nsmf.ols('y ~ x', data=pd.read_csv('in.csv'))\nother.ols('a ~ b', data=z)\nimport patsy\npatsy.incr_dbuilder('u ~ v', chunks)\nspec = 'hits ~ np.log(dose)'\nsmf.poisson(spec, lab)\n";
         let got: Vec<(FrameSource, Vec<(String, ColumnKind)>)> = analyze(src).frame_columns.into_iter().map(|f| (f.source, f.columns.into_iter().map(|c| (c.name, c.kind)).collect())).collect();
         use ColumnKind::*;
         assert_eq!(
