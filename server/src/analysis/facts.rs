@@ -88,6 +88,10 @@ pub struct Analysis {
     pub try_blocks: Vec<super::TryBlock>,
     /// Names the module calls as statements (`cli()` under the main guard).
     pub module_calls: Vec<ModuleCall>,
+    /// DataFrames a library reads columns of by names inside strings (a
+    /// formula's variables, a reader's `parse_dates`), by where the frame
+    /// comes from, in source order.
+    pub frame_columns: Vec<FrameColumns>,
 }
 
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -431,4 +435,61 @@ pub struct ForLoop {
     /// What it iterates, as a tree, and its source text (for users).
     pub iterable: Condition,
     pub text: String,
+}
+
+/// Columns a library reads from a DataFrame by names written inside a
+/// string or a list of strings (a formula, `parse_dates`), see
+/// `frame_columns`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FrameColumns {
+    pub line: u32,
+    pub source: FrameSource,
+    /// In first-use order, each once.
+    pub columns: Vec<NamedColumn>,
+}
+
+/// Where such a DataFrame comes from.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[serde(tag = "kind", content = "value", rename_all = "kebab-case")]
+pub enum FrameSource {
+    /// A plain name passed as the data (`data=train`).
+    Name(String),
+    /// A file a pandas reader loads, by its literal path.
+    File(String),
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct NamedColumn {
+    pub name: String,
+    pub kind: ColumnKind,
+}
+
+/// What the library does with a column's values.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum ColumnKind {
+    /// Selected only (`usecols`, `index_col`): any values.
+    Any,
+    /// Categories (`C(x)` in a formula): a few repeated levels.
+    Category,
+    /// Numbers (a formula's regressors, `np.log(x)`).
+    Number,
+    /// A model's outcome (bare left of `~`): 0/1, which every model takes
+    /// (a logit's must be in [0, 1], a count model's non-negative).
+    Outcome,
+    /// Parsed as dates (`parse_dates`).
+    Date,
+}
+
+impl ColumnKind {
+    /// Which of two uses of one column decides its values.
+    pub fn rank(self) -> u8 {
+        match self {
+            ColumnKind::Any => 0,
+            ColumnKind::Category => 1,
+            ColumnKind::Number => 2,
+            ColumnKind::Outcome => 3,
+            ColumnKind::Date => 4,
+        }
+    }
 }

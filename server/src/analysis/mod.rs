@@ -25,6 +25,7 @@ mod defs;
 mod env_vars;
 mod facts;
 mod files;
+mod frame_columns;
 mod html_queries;
 mod imports;
 mod isinstance_tests;
@@ -43,6 +44,7 @@ mod usage;
 mod walker;
 
 pub use facts::*;
+pub use frame_columns::formula_columns;
 pub use try_blocks::{Handler, TryBlock};
 pub use isinstance_tests::isinstance_calls;
 pub use line_statement::{assigned_source, expression, line_statement, string_list, LineStatement};
@@ -188,6 +190,7 @@ pub fn analyze(source: &str) -> Analysis {
         literal_assignments: later_values::literal_assignments(root, &text, &binds),
         imported_usage,
         module_calls: module_calls::module_calls(root, &text),
+        frame_columns: frame_columns::frame_columns(root, &text, &binds),
     };
     keep_reachable_constants(&mut analysis);
     flow_into_parameters(&mut analysis);

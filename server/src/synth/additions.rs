@@ -30,7 +30,12 @@ pub(super) fn add_key(b: &mut Binding, key: &KeyLit) -> bool {
                 columns.remove(at);
                 columns.remove(at);
             }
-            columns.insert(0, (k, Value::List((1..4).map(Value::Int).collect())));
+            // As long as the frame's other columns (a fitted model's have more rows).
+            let rows = columns.iter().find_map(|(_, v)| match v {
+                Value::List(items) => Some(items.len() as i64),
+                _ => None,
+            });
+            columns.insert(0, (k, Value::List((1..=rows.unwrap_or(3).max(1)).map(Value::Int).collect())));
             true
         }
     }

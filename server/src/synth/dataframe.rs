@@ -1,17 +1,56 @@
 //! A pandas DataFrame built with pandas' own constructor, with the columns
-//! the fragment reads (by subscript, attribute or a list of names) and
-//! values of the kind each column is used as. Pure.
+//! the fragment reads (by subscript, attribute or a list of names) and the
+//! columns a library reads by names inside strings (a formula's variables,
+//! a reader's `parse_dates`: `analysis::FrameColumns`), with values of the
+//! kind each column is used as. The same table is a CSV file's content
+//! (`resources`). Pure.
 
 use crate::analysis::string_list;
 use super::knowledge::kind_attrs;
 use super::rank::{name_kind, uses_time_index};
 use super::scalars::{int_for, string_for};
 use super::value::Value;
-use crate::analysis::{Key, Literal, Usage};
+use crate::analysis::{ColumnKind, Key, Literal, NamedColumn, Usage};
 
 /// A DataFrame whose columns are those the usage reads.
-
 pub(super) fn dataframe(u: &Usage) -> Value {
+    frame_value(u, &[])
+}
+
+/// A DataFrame with the columns the usage reads and those a library reads
+/// by name (`named`, first).
+pub(super) fn frame_value(u: &Usage, named: &[NamedColumn]) -> Value {
+    let columns = frame_table(u, named).into_iter().map(|(c, vals)| (Value::Str(c), Value::List(vals))).collect();
+    let mut kwargs = Vec::new();
+    if uses_time_index(u) {
+        let dates = Value::Call { func: "pd.date_range".into(), args: vec![Value::Str("2024-01-01".into())], kwargs: vec![("periods".into(), Value::Int(rows(named) as i64))], imports: vec![] };
+        kwargs.push(("index".into(), dates));
+    }
+    Value::Call { func: "pd.DataFrame".into(), args: vec![Value::Dict(columns)], kwargs, imports: vec!["import pandas as pd".into()] }
+}
+
+/// How many rows: three for what the fragment reads itself; a model fitted
+/// on named columns needs more observations than parameters and each
+/// combination of its categories more than once (two levels a category,
+/// every combination twice: an interaction and its ANOVA can be fitted);
+/// a column parsed as dates makes a time series, as long as the engine's
+/// time-indexed Series (60), enough for lags and windows.
+fn rows(named: &[NamedColumn]) -> usize {
+    if named.is_empty() {
+        return 3;
+    }
+    let categories = named.iter().filter(|c| c.kind == ColumnKind::Category).count().min(4);
+    let fitted = (2usize << categories).max(8);
+    if named.iter().any(|c| c.kind == ColumnKind::Date) {
+        fitted.max(60)
+    } else {
+        fitted
+    }
+}
+
+/// The columns (name, values) of a DataFrame the fragment uses as `u`,
+/// with the columns a library reads by name.
+pub(super) fn frame_table(u: &Usage, named: &[NamedColumn]) -> Vec<(String, Vec<Value>)> {
     let api = kind_attrs("dataframe");
     let mut cols: Vec<(String, Usage)> = Vec::new();
     for (k, _) in &u.subscripts {
@@ -30,42 +69,125 @@ pub(super) fn dataframe(u: &Usage) -> Value {
             }
         }
     }
-    for k in &u.subscript_writes {
-        if let Key::Str(s) = k {
-            if !cols.iter().any(|(c, _)| c == s) && cols.len() < 2 {
-                // Written columns are created by the fragment; keep one source column.
-            }
-        }
-    }
     for (a, au) in &u.attrs {
-        if api.is_none_or(|api| !api.contains(a)) && au.calls.is_empty() {
+        if api.is_none_or(|api| !api.contains(a)) && au.calls.is_empty() && !cols.iter().any(|(c, _)| c == a) {
             cols.push((a.clone(), au.clone()));
         }
     }
-    if cols.is_empty() {
+    if cols.is_empty() && named.is_empty() {
         cols = vec![("A".into(), Usage::default()), ("B".into(), Usage::default())];
     }
-    let columns = cols
-        .iter()
-        .map(|(c, cu)| {
-            let stringy = cu.attrs.contains_key("str")
-                || cu.compared.iter().any(|(_, l)| matches!(l, Literal::Str(_)))
-                || name_kind(c) == "str";
-            let vals: Vec<Value> = if stringy {
-                let base = string_for(c, cu);
-                let b = if base.len() > 12 { "apple".to_string() } else { base };
-                (0..3).map(|i| Value::Str(if i == 0 { b.clone() } else { format!("{b}{}", i + 1) })).collect()
-            } else {
-                let v = int_for(c, cu);
-                (v..v + 3).map(Value::Int).collect()
-            };
-            (Value::Str(c.clone()), Value::List(vals))
-        })
-        .collect();
-    let mut kwargs = Vec::new();
-    if uses_time_index(u) {
-        let dates = Value::Call { func: "pd.date_range".into(), args: vec![Value::Str("2024-01-01".into())], kwargs: vec![("periods".into(), Value::Int(3))], imports: vec![] };
-        kwargs.push(("index".into(), dates));
+    let n = rows(named);
+    let mut out: Vec<(String, Vec<Value>)> = Vec::new();
+    let mut categories = 0;
+    let mut numbers = 0;
+    let usage_of = |c: &str| cols.iter().find(|(x, _)| x == c).map(|(_, u)| u.clone()).unwrap_or_default();
+    for c in named {
+        let cu = usage_of(&c.name);
+        let vals = match c.kind {
+            ColumnKind::Category => {
+                // Level of row i: the category's own bit of i / 2, so every
+                // combination of levels comes twice.
+                let base = short(string_for(&c.name, &cu));
+                let bit = categories;
+                categories += 1;
+                (0..n).map(|i| Value::Str(if (i >> (bit + 1)) % 2 == 0 { base.clone() } else { format!("{base}2") })).collect()
+            }
+            ColumnKind::Outcome => (0..n).map(|i| Value::Int(OUTCOME[i % OUTCOME.len()])).collect(),
+            ColumnKind::Number => {
+                numbers += 1;
+                spread(int_for(&c.name, &cu), numbers, n)
+            }
+            ColumnKind::Date => (0..n).map(|i| Value::Str(day(i))).collect(),
+            ColumnKind::Any => plain(&c.name, &cu, n, &mut numbers),
+        };
+        out.push((c.name.clone(), vals));
     }
-    Value::Call { func: "pd.DataFrame".into(), args: vec![Value::Dict(columns)], kwargs, imports: vec!["import pandas as pd".into()] }
+    for (c, cu) in &cols {
+        if !out.iter().any(|(x, _)| x == c) {
+            let vals = plain(c, cu, n, &mut numbers);
+            out.push((c.clone(), vals));
+        }
+    }
+    out
+}
+
+/// A model's outcome: both values, not in step with any regressor (no
+/// perfect separation for a logit).
+const OUTCOME: [i64; 8] = [0, 1, 1, 0, 1, 0, 0, 1];
+
+/// Values of the kind the column is used as (text when it is compared
+/// with text or its name says so), consecutive for three rows.
+fn plain(c: &str, cu: &Usage, n: usize, numbers: &mut usize) -> Vec<Value> {
+    let stringy = cu.attrs.contains_key("str") || cu.compared.iter().any(|(_, l)| matches!(l, Literal::Str(_))) || name_kind(c) == "str";
+    if stringy {
+        let b = short(string_for(c, cu));
+        (0..n).map(|i| Value::Str(if i % 3 == 0 { b.clone() } else { format!("{b}{}", i % 3 + 1) })).collect()
+    } else if n == 3 {
+        let v = int_for(c, cu);
+        (v..v + 3).map(Value::Int).collect()
+    } else {
+        *numbers += 1;
+        spread(int_for(c, cu), *numbers, n)
+    }
+}
+
+fn short(base: String) -> String {
+    if base.len() > 12 { "apple".to_string() } else { base }
+}
+
+/// Numbers from `base` that vary with a stride of their own (the k-th
+/// numeric column steps by the k-th prime modulo 11): no two columns are
+/// collinear, none is constant, all are positive when `base` is.
+fn spread(base: i64, k: usize, n: usize) -> Vec<Value> {
+    const STRIDES: [usize; 6] = [3, 5, 7, 2, 9, 4];
+    let s = STRIDES[(k - 1) % STRIDES.len()];
+    (0..n).map(|i| Value::Int(base + ((i * s + k) % 11) as i64)).collect()
+}
+
+/// The i-th day from 2024-01-01, as ISO text.
+fn day(i: usize) -> String {
+    const MONTHS: [usize; 12] = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let (mut month, mut d) = (0, i % 366);
+    while d >= MONTHS[month] {
+        d -= MONTHS[month];
+        month += 1;
+    }
+    format!("2024-{:02}-{:02}", month + 1, d + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::formula_columns;
+
+    #[test]
+    fn every_combination_of_a_formulas_categories_comes_more_than_once() {
+        let named = formula_columns("sales ~ C(city) + C(store) + C(city):C(store) + price");
+        let t = frame_table(&Usage::default(), &named);
+        let col = |c: &str| t.iter().find(|(x, _)| x == c).unwrap().1.clone();
+        let (city, store) = (col("city"), col("store"));
+        assert_eq!(city.len(), 8);
+        let mut pairs: Vec<(Value, Value)> = city.into_iter().zip(store).collect();
+        pairs.sort_by_key(|p| format!("{p:?}"));
+        pairs.dedup();
+        assert_eq!(pairs.len(), 4, "two levels each, every pair present (twice)");
+        assert!(col("sales").iter().all(|v| matches!(v, Value::Int(0 | 1))), "an outcome every model takes");
+        let price = col("price");
+        assert!(price.windows(2).any(|w| w[0] != w[1]), "a regressor varies");
+    }
+
+    #[test]
+    fn dates_make_a_time_series_and_what_the_fragment_reads_is_kept() {
+        let named = vec![NamedColumn { name: "date".into(), kind: ColumnKind::Date }];
+        let mut u = Usage::default();
+        u.attrs.insert("value".into(), Usage::default());
+        let t = frame_table(&u, &named);
+        assert_eq!(t.iter().map(|(c, _)| c.as_str()).collect::<Vec<_>>(), ["date", "value"]);
+        assert_eq!(t[0].1.len(), 60);
+        assert_eq!(t[0].1[31], Value::Str("2024-02-01".into()));
+        assert_eq!(t[0].1[59], Value::Str("2024-02-29".into()));
+        // Nothing named: the three rows as before.
+        assert_eq!(frame_table(&u, &[])[0].1.len(), 3);
+    }
 }

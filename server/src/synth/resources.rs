@@ -2,8 +2,8 @@
 //!
 //! Text formats are written here; binary ones in the modules beside:
 //! archives and compressed files (`archive`), pickles of a value
-//! (`pickle`), NumPy arrays (`npy`). Which one a file gets is decided by
-//! the callee that opens or loads it (`zipfile.ZipFile`, `gzip.open`,
+//! (`pickle`), NumPy arrays (`npy`), Excel workbooks (`xlsx`). Which one a
+//! file gets is decided by the callee that opens or loads it (`zipfile.ZipFile`, `gzip.open`,
 //! `tarfile.open`, `pickle.load`, `np.load`, `pd.read_pickle`,
 //! `joblib.load`, `shutil.unpack_archive`), its extension as the fallback.
 
@@ -13,6 +13,7 @@ mod npy;
 mod numeric;
 mod pickle;
 mod table;
+mod xlsx;
 
 use crate::analysis::{Analysis, FileUse};
 use crate::exec::Resource;
@@ -91,6 +92,10 @@ pub struct Shape {
     pub config: Option<Vec<crate::analysis::ConfigSection>>,
     /// The reading call's keyword arguments (`skiprows=1`, `delimiter=','`).
     pub keywords: Vec<crate::analysis::KeywordArg>,
+    /// The columns (and rows) a table a pandas reader loads must have: those
+    /// the fragment reads of the frame and those named inside strings
+    /// (`parse_dates=['date']`, a formula the frame is the data of).
+    pub table: Option<Vec<(String, Vec<Value>)>>,
 }
 
 /// What `analysis` shows of the file at `path`.
@@ -104,10 +109,9 @@ pub fn shape_of(analysis: &Analysis, path: &str) -> Shape {
             _ => None,
         }).collect::<Vec<_>>())
         .unwrap_or_default();
-    // pandas' readers make a DataFrame whatever the usage looks like; a
-    // value loaded without a name is named for what it is.
-    let frame = [f.how.as_str(), f.loader.as_deref().unwrap_or("")].iter().any(|c| PANDAS_TEXT_READERS.contains(&c.rsplit('.').next().unwrap_or("")));
-    let value = usage.map(|(t, u)| if frame { super::dataframe::dataframe(u) } else { super::infer::best(if f.target.is_some() { t } else { "rows" }, u, 0) });
+    // A value loaded without a name is named for what it is. (What a
+    // pandas reader loads is `table`, below.)
+    let value = usage.map(|(t, u)| super::infer::best(if f.target.is_some() { t } else { "rows" }, u, 0));
     let members = analysis
         .files
         .iter()
@@ -116,7 +120,83 @@ pub fn shape_of(analysis: &Analysis, path: &str) -> Shape {
         .map(|o| o.path.trim_start_matches("./").to_string())
         .collect();
     let config = analysis.config_reads.iter().find(|c| c.paths.contains(&f.path)).map(|c| c.sections.clone());
-    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone() }
+    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone(), table: table_of(analysis, f) }
+}
+
+/// The table a pandas reader loads from `f`, when the fragment reads
+/// columns of it or a library names some.
+fn table_of(analysis: &Analysis, f: &FileUse) -> Option<Vec<(String, Vec<Value>)>> {
+    if !f.callee.rsplit('.').next().is_some_and(|c| c.starts_with("read_")) {
+        return None;
+    }
+    use crate::analysis::FrameSource;
+    let mut named: Vec<crate::analysis::NamedColumn> = Vec::new();
+    for fc in &analysis.frame_columns {
+        let ours = match &fc.source {
+            FrameSource::File(p) => *p == f.path,
+            FrameSource::Name(n) => f.target.as_deref() == Some(n.as_str()),
+        };
+        if ours {
+            for c in &fc.columns {
+                match named.iter_mut().find(|x| x.name == c.name) {
+                    Some(x) if c.kind.rank() > x.kind.rank() => x.kind = c.kind,
+                    Some(_) => {}
+                    None => named.push(c.clone()),
+                }
+            }
+        }
+    }
+    let usage = f.target.as_ref().and_then(|t| analysis.loaded_usage.get(t)).cloned().unwrap_or_default();
+    let table = super::dataframe::frame_table(&usage, &named);
+    // Only the placeholder columns: the fragment reads none, the sample serves.
+    let placeholder = named.is_empty() && table.iter().map(|(c, _)| c.as_str()).eq(["A", "B"]);
+    (!placeholder && !table.is_empty()).then_some(table)
+}
+
+/// A CSV (or TSV) of `table` beside the sample's columns: with three rows
+/// the sample's own values for the columns it has (what a fragment reading
+/// `name` got before), with more rows the table's, the sample's others
+/// repeated.
+fn delimited(table: &[(String, Vec<Value>)], sep: char) -> Vec<u8> {
+    let cols = with_sample(table);
+    let n = cols.first().map_or(0, |(_, v)| v.len());
+    let cell = |v: &Value| {
+        let t = match v {
+            Value::Str(x) => x.clone(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(f) => format!("{f:?}"),
+            Value::Bool(b) => if *b { "True".into() } else { "False".into() },
+            _ => String::new(),
+        };
+        if t.contains([sep, '"', '\n', '\r']) { format!("\"{}\"", t.replace('"', "\"\"")) } else { t }
+    };
+    let mut out = String::new();
+    let line = |cells: Vec<String>| cells.join(&sep.to_string()) + "\n";
+    out.push_str(&line(cols.iter().map(|(c, _)| cell(&Value::Str(c.clone()))).collect()));
+    for i in 0..n {
+        out.push_str(&line(cols.iter().map(|(_, v)| v.get(i).map(cell).unwrap_or_default()).collect()));
+    }
+    out.into_bytes()
+}
+
+/// `table` beside the sample's columns (`id`, `name`, `value`): see [`delimited`].
+fn with_sample(table: &[(String, Vec<Value>)]) -> Vec<(String, Vec<Value>)> {
+    let n = table.first().map_or(3, |(_, v)| v.len());
+    let s = |x: &str| Value::Str(x.into());
+    let names = [s("apple"), s("banana"), s("cherry")];
+    let values = [Value::Float(3.5), Value::Float(1.25), Value::Float(7.0)];
+    let sample: Vec<(String, Vec<Value>)> = vec![
+        ("id".into(), (1..=n as i64).map(Value::Int).collect()),
+        ("name".into(), (0..n).map(|i| names[i % 3].clone()).collect()),
+        ("value".into(), (0..n).map(|i| values[i % 3].clone()).collect()),
+    ];
+    let (mut cols, second) = if n == 3 { (sample, table.to_vec()) } else { (table.to_vec(), sample) };
+    for (c, v) in second {
+        if !cols.iter().any(|(x, _)| *x == c) {
+            cols.push((c, v));
+        }
+    }
+    cols
 }
 
 fn is_plain_name(s: &str) -> bool {
@@ -215,6 +295,12 @@ pub fn table_with_column(content: &[u8], sep: char, column: &str, cells: &[&str]
 /// pandas' readers of delimited text.
 const PANDAS_TEXT_READERS: [&str; 2] = ["read_csv", "read_table"];
 
+/// Whether a pandas reader of delimited text loads the file.
+fn pandas_reads(how: &str, shape: &Shape) -> bool {
+    let last = |c: &str| c.rsplit('.').next().unwrap_or("").to_string();
+    PANDAS_TEXT_READERS.contains(&how) || PANDAS_TEXT_READERS.contains(&shape.loader.as_deref().map(last).unwrap_or_default().as_str())
+}
+
 /// Whether the file is delimited text read as rows with named columns.
 fn reads_table(lower: &str, how: &str, shape: &Shape) -> bool {
     let last = |c: &str| c.rsplit('.').next().unwrap_or("").to_string();
@@ -243,7 +329,12 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     if numeric::reads_numbers(how) || numeric::reads_numbers(shape.callee.rsplit('.').next().unwrap_or("")) {
         return Some(Resource { path: clean.to_string(), content: numeric::table(&shape.keywords) });
     }
-    if let Some(text) = shape.value.as_ref().filter(|_| reads_table(&lower, how, shape)).and_then(|v| table::csv(v, separator(&lower, how, shape))) {
+    if let Some(table) = shape.table.as_ref().filter(|_| pandas_reads(how, shape)) {
+        return Some(Resource { path: clean.to_string(), content: delimited(table, separator(&lower, how, shape)) });
+    }
+    // Rows read by name otherwise (`csv.DictReader`): the loaded value's.
+    let rows = shape.value.as_ref().filter(|_| !pandas_reads(how, shape) && reads_table(&lower, how, shape));
+    if let Some(text) = rows.and_then(|v| table::csv(v, separator(&lower, how, shape))) {
         return Some(Resource { path: clean.to_string(), content: text.into_bytes() });
     }
     if let Some(sections) = &shape.config {
@@ -254,6 +345,11 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     let json_loaded = lower.ends_with(".json") || shape.loader.as_deref().is_some_and(|l| l.ends_with("json.load"));
     if let Some(text) = shape.value.as_ref().filter(|_| json_loaded).and_then(json_document) {
         return Some(Resource { path: clean.to_string(), content: format!("{text}\n").into_bytes() });
+    }
+    let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    if matches!(ext, "xlsx" | "xlsm") {
+        let table = with_sample(shape.table.as_deref().unwrap_or(&[]));
+        return Some(Resource { path: clean.to_string(), content: xlsx::xlsx(&table)? });
     }
     text_for(clean, how)
 }
@@ -354,7 +450,7 @@ fn text_for(clean: &str, how: &str) -> Option<Resource> {
         (_, "py") => b"# Module created so that the import works.\n".to_vec(),
         (_, "toml") => b"name = \"Ada\"\nid = 1\nitems = [1, 2, 3]\n\n[data]\nkey = \"value\"\n".to_vec(),
         (_, "ini" | "cfg" | "conf") => b"[DEFAULT]\nname = Ada\n\n[section]\nkey = value\n".to_vec(),
-        (_, "parquet" | "xlsx" | "xls" | "h5" | "db" | "sqlite" | "sqlite3" | "bz2" | "xz" | "7z" | "rar") => return None,
+        (_, "parquet" | "xls" | "h5" | "db" | "sqlite" | "sqlite3" | "bz2" | "xz" | "7z" | "rar") => return None,
         _ => b"first line\nsecond line\nthird line\n".to_vec(),
     };
     Some(Resource { path: clean.to_string(), content })
@@ -485,6 +581,34 @@ mod tests {
         let mut n: Vec<String> = z.file_names().map(|n| n.unwrap().to_string()).collect();
         n.sort();
         n
+    }
+
+    #[test]
+    fn a_table_a_pandas_reader_loads_has_the_columns_named_and_read() {
+        // `parse_dates` names a column of dates; `df.level` reads another.
+        let csv = String::from_utf8(file("import pandas as pd\ndf = pd.read_csv('obs.csv', parse_dates=['when'])\nprint(df.level.mean())\n", "obs.csv").content).unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(lines.next(), Some("when,level,id,name,value"));
+        assert!(lines.next().unwrap().starts_with("2024-01-01,"));
+        // The data of a formula read from the file: its variables, enough rows.
+        let src = "import pandas as pd\nimport statsmodels.formula.api as smf\nd = pd.read_csv('trial.csv')\nsmf.ols('score ~ C(arm)', data=d).fit()\n";
+        let csv = String::from_utf8(file(src, "trial.csv").content).unwrap();
+        assert!(csv.starts_with("score,arm,"), "{csv}");
+        assert_eq!(csv.lines().count(), 9);
+        // Nothing read of it: the sample as it was.
+        assert_eq!(file("import pandas as pd\nprint(pd.read_csv('s.csv').head())\n", "s.csv").content, b"id,name,value\n1,apple,3.5\n2,banana,1.25\n3,cherry,7.0\n");
+    }
+
+    #[test]
+    fn a_workbook_read_as_a_formulas_data_has_its_variables() {
+        use std::io::Read;
+        let src = "import pandas as pd\nfrom statsmodels.formula.api import ols\nd = pd.read_excel('yield.xlsx')\nols('crop ~ C(soil)', data=d).fit()\n";
+        let bytes = file(src, "yield.xlsx").content;
+        let mut z = ::zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+        let mut sheet = String::new();
+        z.by_name("xl/worksheets/sheet1.xml").unwrap().read_to_string(&mut sheet).unwrap();
+        assert!(sheet.contains("<t>crop</t>") && sheet.contains("<t>soil</t>"), "{sheet}");
+        assert_eq!(sheet.matches("<row ").count(), 9, "a header and eight rows");
     }
 
     #[test]

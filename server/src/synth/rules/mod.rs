@@ -118,6 +118,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         // The first prefix.
         &FreeNames,
         &ReadBeforeAssigned,
+        &NamedColumns,
         &RelativePaths,
         &ReadFiles,
         &RequiredEnvironment,
