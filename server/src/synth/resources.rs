@@ -158,25 +158,7 @@ fn table_of(analysis: &Analysis, f: &FileUse) -> Option<Vec<(String, Vec<Value>)
 /// `name` got before), with more rows the table's, the sample's others
 /// repeated.
 fn delimited(table: &[(String, Vec<Value>)], sep: char) -> Vec<u8> {
-    let cols = with_sample(table);
-    let n = cols.first().map_or(0, |(_, v)| v.len());
-    let cell = |v: &Value| {
-        let t = match v {
-            Value::Str(x) => x.clone(),
-            Value::Int(i) => i.to_string(),
-            Value::Float(f) => format!("{f:?}"),
-            Value::Bool(b) => if *b { "True".into() } else { "False".into() },
-            _ => String::new(),
-        };
-        if t.contains([sep, '"', '\n', '\r']) { format!("\"{}\"", t.replace('"', "\"\"")) } else { t }
-    };
-    let mut out = String::new();
-    let line = |cells: Vec<String>| cells.join(&sep.to_string()) + "\n";
-    out.push_str(&line(cols.iter().map(|(c, _)| cell(&Value::Str(c.clone()))).collect()));
-    for i in 0..n {
-        out.push_str(&line(cols.iter().map(|(_, v)| v.get(i).map(cell).unwrap_or_default()).collect()));
-    }
-    out.into_bytes()
+    table::columns(&with_sample(table), sep).unwrap_or_default().into_bytes()
 }
 
 /// `table` beside the sample's columns (`id`, `name`, `value`): see [`delimited`].

@@ -10,46 +10,54 @@ use crate::synth::value::Value;
 /// The file's text for `value` (a DataFrame call or a list of mappings),
 /// `None` when it has no columns by name.
 pub fn csv(value: &Value, sep: char) -> Option<String> {
-    let (header, rows) = match value {
+    let columns: Vec<(String, Vec<Value>)> = match value {
         // `pd.DataFrame({'a': [1, 2], 'b': [...]})`: columns of cells.
         Value::Call { func, args, .. } if func.ends_with("DataFrame") => {
             let Some(Value::Dict(columns)) = args.first() else { return None };
-            let header: Vec<String> = columns.iter().map(|(k, _)| name(k)).collect::<Option<_>>()?;
-            let cells: Vec<&Vec<Value>> = columns.iter().map(|(_, v)| match v { Value::List(c) | Value::Tuple(c) => Some(c), _ => None }).collect::<Option<_>>()?;
-            let n = cells.iter().map(|c| c.len()).max().unwrap_or(0);
-            let rows: Vec<Vec<String>> = (0..n).map(|i| cells.iter().map(|c| c.get(i).or(c.last()).map(cell).unwrap_or_default()).collect()).collect();
-            (header, rows)
+            columns
+                .iter()
+                .map(|(k, v)| match v {
+                    Value::List(c) | Value::Tuple(c) => Some((name(k)?, c.clone())),
+                    _ => None,
+                })
+                .collect::<Option<_>>()?
         }
         // Rows as mappings (a DictReader's): the header is every key seen.
         Value::List(items) if !items.is_empty() => {
-            let mut header: Vec<String> = Vec::new();
+            let mut columns: Vec<(String, Vec<Value>)> = Vec::new();
             for item in items {
                 let Value::Dict(kv) = item else { return None };
                 for (k, _) in kv {
                     let k = name(k)?;
-                    if !header.contains(&k) {
-                        header.push(k);
+                    if !columns.iter().any(|(c, _)| *c == k) {
+                        columns.push((k, Vec::new()));
                     }
                 }
             }
-            let rows: Vec<Vec<String>> = items
-                .iter()
-                .map(|item| {
-                    let Value::Dict(kv) = item else { unreachable!() };
-                    header.iter().map(|h| kv.iter().find(|(k, _)| name(k).as_deref() == Some(h.as_str())).map(|(_, v)| cell(v)).unwrap_or_default()).collect()
-                })
-                .collect();
-            (header, rows)
+            for item in items {
+                let Value::Dict(kv) = item else { return None };
+                for (c, cells) in columns.iter_mut() {
+                    cells.push(kv.iter().find(|(k, _)| name(k).as_deref() == Some(c.as_str())).map(|(_, v)| v.clone()).unwrap_or(Value::None));
+                }
+            }
+            columns
         }
         _ => return None,
     };
-    if header.is_empty() {
+    self::columns(&columns, sep)
+}
+
+/// Named columns of cells as delimited text, a header first; a shorter
+/// column repeats its last cell. `None` without columns.
+pub fn columns(columns: &[(String, Vec<Value>)], sep: char) -> Option<String> {
+    if columns.is_empty() {
         return None;
     }
+    let n = columns.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
     let mut w = ::csv::WriterBuilder::new().delimiter(sep as u8).from_writer(Vec::new());
-    w.write_record(&header).ok()?;
-    for row in rows {
-        w.write_record(&row as &Vec<String>).ok()?;
+    w.write_record(columns.iter().map(|(c, _)| c.as_str())).ok()?;
+    for i in 0..n {
+        w.write_record(columns.iter().map(|(_, c)| c.get(i).or(c.last()).map(cell).unwrap_or_default())).ok()?;
     }
     String::from_utf8(w.into_inner().ok()?).ok()
 }
@@ -87,7 +95,8 @@ fn cell(v: &Value) -> String {
     match v {
         Value::Str(s) => s.clone(),
         Value::Int(n) => n.to_string(),
-        Value::Float(f) => f.to_string(),
+        // `4.0`, not `4`: a float column stays one when read back.
+        Value::Float(f) => format!("{f:?}"),
         Value::Bool(b) => if *b { "True".into() } else { "False".into() },
         Value::None => String::new(),
         // `datetime.date(2024, 1, 15)`: the ISO text a date parser reads.
@@ -117,7 +126,7 @@ mod tests {
             ])],
             "import pandas as pd",
         );
-        assert_eq!(csv(&frame, ',').unwrap(), "price,region\n2.5,\"north, east\"\n4,south\n");
+        assert_eq!(csv(&frame, ',').unwrap(), "price,region\n2.5,\"north, east\"\n4.0,south\n");
     }
 
     #[test]
