@@ -253,6 +253,23 @@ impl<'t> Paths<'t, '_> {
         if func.kind() == "attribute" {
             let obj = func.child_by_field_name("object")?;
             let method = text(func.child_by_field_name("attribute")?, src);
+            // `Path(d).glob('*_start.txt')`: the files the pattern matches in d.
+            if matches!(method, "glob" | "rglob") {
+                if let (Some(dir), Some(pattern)) = (self.path_object(obj, 0), positional.first().and_then(|p| str_value(*p, src))) {
+                    let path = if dir == "." { pattern } else { join(&[dir, pattern]) };
+                    return accept(FileUse {
+                        line: line(call),
+                        path,
+                        how: "glob".to_string(),
+                        mode: None,
+                        writes: false,
+                        callee: method.to_string(),
+                        loader: None,
+                        target: None,
+                        keywords: keyword_args(&args, src),
+                    });
+                }
+            }
             if PATH_METHODS.contains(&method) {
                 if let Some(path) = self.path_object(obj, 0) {
                     let mode = if method == "open" {
@@ -327,6 +344,16 @@ impl<'t> Paths<'t, '_> {
                     Some("os.path.join" | "path.join" | "join")
                 ) {
                     return Some(join(&self.parts(node, hops)?));
+                }
+                // The folder the program runs in, and the same path as text.
+                if matches!(callee.as_deref(), Some("os.getcwd" | "Path.cwd" | "pathlib.Path.cwd")) {
+                    return Some(".".into());
+                }
+                if matches!(callee.as_deref(), Some("str" | "os.fspath")) {
+                    let args: Vec<Node> = named(node.child_by_field_name("arguments")?).collect();
+                    if let [only] = args.as_slice() {
+                        return self.path_value(*only, hops + 1);
+                    }
                 }
                 self.path_object(node, hops)
             }

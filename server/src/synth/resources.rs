@@ -208,6 +208,45 @@ pub fn file_for(analysis: &Analysis, path: &str, how: &str) -> Option<Resource> 
     shaped(clean, how, &shape_of(analysis, path))
 }
 
+/// A file the glob `pattern` the fragment reads matches (`*_start.txt` ->
+/// `example_start.txt`, `logs/**/*.log` -> `logs/example.log`), shaped like
+/// any file read at that pattern.
+pub fn file_matching(analysis: &Analysis, pattern: &str) -> Option<Resource> {
+    let name = glob_instance(pattern.trim_start_matches("./"))?;
+    if refused(&name) || !name.rsplit('/').next().is_some_and(|n| n.contains('.')) {
+        return None;
+    }
+    let how = analysis.files.iter().find(|f| f.path == pattern).map(|f| f.how.clone()).unwrap_or_else(|| "open".into());
+    shaped(&name, &how, &shape_of(analysis, pattern))
+}
+
+/// A name the glob pattern matches: `*` as `example`, `?` as `a`, a class
+/// `[abc]` as its first member, a `**` folder as none.
+fn glob_instance(pattern: &str) -> Option<String> {
+    let parts: Vec<String> = pattern
+        .split('/')
+        .filter(|seg| *seg != "**")
+        .map(|seg| {
+            let mut out = String::new();
+            let mut chars = seg.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '*' if !out.ends_with("example") => out.push_str("example"),
+                    '*' => {}
+                    '?' => out.push('a'),
+                    '[' => {
+                        let class: String = chars.by_ref().take_while(|&c| c != ']').collect();
+                        out.push(class.trim_start_matches(['!', '^']).chars().find(|c| c.is_alphanumeric()).unwrap_or('a'));
+                    }
+                    c => out.push(c),
+                }
+            }
+            out
+        })
+        .collect();
+    (!parts.is_empty() && parts.iter().all(|p| !p.is_empty())).then(|| parts.join("/"))
+}
+
 /// A binary format a file read so is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Binary {
@@ -465,6 +504,16 @@ mod tests {
         // Nothing read from it: the sample.
         let analysis = crate::analysis::analyze("import json\nprint(json.load(open('x.json')))\n");
         assert!(file_for(&analysis, "x.json", "open").unwrap().content.starts_with(b"{\"name\": \"Ada\""));
+    }
+
+    #[test]
+    fn a_glob_pattern_gets_a_file_it_matches() {
+        assert_eq!(glob_instance("*_start.txt").as_deref(), Some("example_start.txt"));
+        assert_eq!(glob_instance("logs/**/*.log").as_deref(), Some("logs/example.log"));
+        assert_eq!(glob_instance("img_??[0-9].png").as_deref(), Some("img_aa0.png"));
+        let analysis = crate::analysis::analyze("import glob\nimport pandas as pd\nfor f in glob.glob('data/*_sales.csv'):\n    print(pd.read_csv(f))\n");
+        assert_eq!(file_matching(&analysis, "data/*_sales.csv").unwrap().path, "data/example_sales.csv");
+        assert!(file_matching(&analysis, "/etc/*.conf").is_none());
     }
 
     #[test]

@@ -7,7 +7,7 @@
 
 use crate::synth::literals::glob_patterns;
 use crate::synth::prefix::Prefix;
-use crate::synth::resources::{directory_for, file_for};
+use crate::synth::resources::{directory_for, file_for, file_matching};
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
 
@@ -26,6 +26,13 @@ impl Rule for ReadFiles {
         let patterns = glob_patterns(ctx.fragment);
         for file in &ctx.analysis.files {
             if file.writes {
+                continue;
+            }
+            // A pattern is never a file's name: a file it matches is made.
+            if file.path.contains(['*', '?', '[']) {
+                if let Some(r) = file_matching(ctx.analysis, &file.path) {
+                    p.add_resource(r);
+                }
                 continue;
             }
             let last = file.path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
@@ -51,6 +58,14 @@ mod tests {
         initial(&super::ReadFiles, "with open('notes.txt') as f:\n    print(f.read())\n", expect![[r#"
             ## 1
             -- file notes.txt --
+        "#]]);
+    }
+
+    #[test]
+    fn a_globbed_file_matches_the_pattern() {
+        initial(&super::ReadFiles, "import os\nfrom pathlib import Path\nfor p in Path(str(os.getcwd())).glob('*_start.txt'):\n    print(p.read_text())\n", expect![[r#"
+            ## 1
+            -- file example_start.txt --
         "#]]);
     }
 
