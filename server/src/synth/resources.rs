@@ -316,18 +316,20 @@ pub fn table_with_column(content: &[u8], sep: char, column: &str, cells: &[&str]
 /// pandas' readers of delimited text.
 const PANDAS_TEXT_READERS: [&str; 2] = ["read_csv", "read_table"];
 
+/// The last part of the callee the opened file goes to (`DictReader`).
+fn loader_name(shape: &Shape) -> &str {
+    shape.loader.as_deref().map(|l| l.rsplit('.').next().unwrap_or("")).unwrap_or("")
+}
+
 /// Whether a pandas reader of delimited text loads the file.
 fn pandas_reads(how: &str, shape: &Shape) -> bool {
-    let last = |c: &str| c.rsplit('.').next().unwrap_or("").to_string();
-    PANDAS_TEXT_READERS.contains(&how) || PANDAS_TEXT_READERS.contains(&shape.loader.as_deref().map(last).unwrap_or_default().as_str())
+    PANDAS_TEXT_READERS.contains(&how) || PANDAS_TEXT_READERS.contains(&loader_name(shape))
 }
 
 /// Whether the file is delimited text read as rows with named columns.
 fn reads_table(lower: &str, how: &str, shape: &Shape) -> bool {
-    let last = |c: &str| c.rsplit('.').next().unwrap_or("").to_string();
-    let loader = shape.loader.as_deref().map(last).unwrap_or_default();
-    PANDAS_TEXT_READERS.contains(&how) || PANDAS_TEXT_READERS.contains(&loader.as_str()) || loader == "DictReader"
-        || ((lower.ends_with(".csv") || lower.ends_with(".tsv")) && loader != "reader")
+    let loader = loader_name(shape);
+    pandas_reads(how, shape) || loader == "DictReader" || ((lower.ends_with(".csv") || lower.ends_with(".tsv")) && loader != "reader")
 }
 
 /// The separator the reader is told (`sep=';'`, `delimiter='\t'`), else

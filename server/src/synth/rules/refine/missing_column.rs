@@ -29,13 +29,15 @@ impl Rule for MissingColumn {
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
         let Some(KeyLit::Str(column)) = key_error_key(fail.error) else { return Vec::new() };
+        // Which files are tables is the same for every proposal.
+        let seps: Vec<Option<char>> = fail.base.resources.iter().map(|r| table_separator(ctx.analysis, &r.path)).collect();
         [&NUMBERS[..], &LABELS[..]]
             .iter()
             .filter_map(|cells| {
                 let mut p = fail.base.clone();
                 let mut changed = false;
-                for r in p.resources.iter_mut() {
-                    let Some(sep) = table_separator(ctx.analysis, &r.path) else { continue };
+                for (r, sep) in p.resources.iter_mut().zip(&seps) {
+                    let Some(sep) = *sep else { continue };
                     if let Some(c) = table_with_column(&r.content, sep, &column, cells) {
                         r.content = c;
                         changed = true;
