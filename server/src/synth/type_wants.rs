@@ -169,6 +169,12 @@ mod tests {
         assert!(w.items, "the ints may be the items of an argument vector");
         let w = read("expected string or bytes-like object, got '_Anything'").unwrap();
         assert_eq!(w.bad.as_deref(), Some("_Anything"));
+        // `csv.writer(f).writerow(3)`: a row is a sequence of fields.
+        let w = read("iterable expected, not int").unwrap();
+        assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("int"), vec!["list".to_string()]));
+        // `vars(3)`: any object with a `__dict__`, built by the standard library.
+        let w = read("vars() argument must have __dict__ attribute").unwrap();
+        assert_eq!((w.bad.clone(), kinds(&w)), (None, vec!["types.SimpleNamespace(name='Ada', size=3)".to_string()]));
     }
 
     #[test]

@@ -26,7 +26,9 @@ impl Rule for WantedType {
         Stage::Refine
     }
     fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
-        t.failure().is_some_and(|fail| fail.is("TypeError"))
+        // The csv module raises its own `_csv.Error` where other code raises
+        // a TypeError (`iterable expected, not int` for a row).
+        t.failure().is_some_and(|fail| fail.is("TypeError") || fail.is("_csv.Error"))
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
