@@ -78,6 +78,9 @@ pub struct Analysis {
     /// Elements the fragment looks for in parsed HTML (`soup.find('table',
     /// class_='x')`, `soup.select('div.item')`), each once, in source order.
     pub html_queries: Vec<HtmlQuery>,
+    /// The elements, attributes and text the fragment reads of parsed XML
+    /// (ElementTree, lxml, minidom): what an XML file or text it parses holds.
+    pub xml_reads: XmlReads,
     /// Lines of `if`/`elif`/`while` conditions and the free names they read
     /// (for evolution: which names feed which branches), in source order.
     pub branches: Vec<Branch>,
@@ -360,6 +363,37 @@ pub struct HtmlQuery {
     pub tag: Option<String>,
     pub class: Option<String>,
     pub id: Option<String>,
+}
+
+/// What the fragment reads of parsed XML, as the tree a document must
+/// have: `root.findall('./item/name')` and `e.get('id')` on each item make
+/// `<item id=".."><name>..</name></item>` under the root.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, Default)]
+pub struct XmlReads {
+    /// The root's tag, when an absolute XPath names it (`/rss/channel`).
+    pub root: Option<String>,
+    /// Elements below the root, nested as the paths read say.
+    pub elements: Vec<XmlElement>,
+    /// Attributes read of elements the analysis cannot place (`elem.get('x')`
+    /// on what `iterparse` yields): every element has them.
+    pub attributes: Vec<String>,
+}
+
+impl XmlReads {
+    pub fn is_empty(&self) -> bool {
+        self.root.is_none() && self.elements.is_empty() && self.attributes.is_empty()
+    }
+}
+
+/// One element a path reads: its tag (`None` for `*`), the attributes read
+/// of it or tested (`[@id='home']` gives the value), its text where a
+/// predicate says it (`[name='Ada']`), and its children.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, Default)]
+pub struct XmlElement {
+    pub tag: Option<String>,
+    pub attrs: Vec<(String, Option<String>)>,
+    pub text: Option<String>,
+    pub children: Vec<XmlElement>,
 }
 
 /// A call of a name as a statement of the module itself (top level, or

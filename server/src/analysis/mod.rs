@@ -42,6 +42,7 @@ mod tree;
 mod try_blocks;
 mod usage;
 mod walker;
+mod xml_reads;
 
 pub use facts::*;
 pub use frame_columns::formula_columns;
@@ -179,6 +180,7 @@ pub fn analyze(source: &str) -> Analysis {
         files,
         loaded_usage,
         html_queries: html_queries::html_queries(root, &text),
+        xml_reads: xml_reads::xml_reads(root, &text),
         env_reads: env_vars::env_reads(root, &text),
         config_reads,
         response_json,

@@ -63,7 +63,7 @@ pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
         p.bindings.push(Binding::new(
             URLLIB_BINDING,
             vec![Candidate::Value(Value::Code {
-                source: OFFLINE_URLLIB.replace("{BODY}", &Page::html(ctx).body),
+                source: OFFLINE_URLLIB.replace("{BODY}", &Page::xml(ctx).unwrap_or_else(|| Page::html(ctx)).body),
                 imports: vec![
                     "import http.client".into(),
                     "import io".into(),
@@ -78,28 +78,55 @@ pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
 
 /// What the local server answers: JSON, or, when the fragment parses HTML
 /// (BeautifulSoup, lxml, or it looks for elements), a page holding the
-/// elements it looks for (`soup.find('table', class_='wikitable')`).
+/// elements it looks for (`soup.find('table', class_='wikitable')`), or,
+/// when it reads parsed XML and no HTML, the document it reads
+/// (`resources::xml_text`: `root.findall('item')`).
 struct Page {
-    html: bool,
+    kind: Kind,
     /// A Python expression of bytes.
     body: String,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Html,
+    Xml,
+    Json,
+}
+
+const HTML_PARSERS: &[&str] = &["bs4", "lxml", "html5lib", "parsel", "pyquery"];
+/// Libraries that parse HTML only (lxml parses both).
+const HTML_ONLY: &[&str] = &["bs4", "html5lib", "parsel", "pyquery"];
+
 impl Page {
     fn for_fragment(ctx: &Context) -> Page {
-        const HTML_PARSERS: &[&str] = &["bs4", "lxml", "html5lib", "parsel", "pyquery"];
         let parses = super::library_types::fragment_modules(ctx).iter().any(|m| HTML_PARSERS.contains(&m.split('.').next().unwrap_or("")));
-        if parses || !ctx.analysis.html_queries.is_empty() {
+        if let Some(page) = Page::xml(ctx) {
+            page
+        } else if parses || !ctx.analysis.html_queries.is_empty() {
             Page::html(ctx)
         } else if let Some(doc) = Some(&ctx.analysis.response_json)
             .filter(|u| **u != crate::analysis::Usage::default())
             .and_then(|u| super::resources::json_document(&super::infer::best("data", u, 1)))
         {
             // The JSON the fragment reads from the response (`r.json()['data']`).
-            Page { html: false, body: format!("{}.encode()", super::render::py_str(&doc)) }
+            Page { kind: Kind::Json, body: format!("{}.encode()", super::render::py_str(&doc)) }
         } else {
-            Page { html: false, body: "b'{\"name\": \"Ada\", \"id\": 1, \"items\": [1, 2, 3]}'".into() }
+            Page { kind: Kind::Json, body: "b'{\"name\": \"Ada\", \"id\": 1, \"items\": [1, 2, 3]}'".into() }
         }
+    }
+
+    /// The XML document the fragment reads, unless it parses HTML: looks
+    /// for HTML elements, uses lxml's `HTMLParser` or an HTML-only library.
+    fn xml(ctx: &Context) -> Option<Page> {
+        let a = ctx.analysis;
+        let html_only = super::library_types::fragment_modules(ctx).iter().any(|m| m == "lxml.html" || HTML_ONLY.contains(&m.split('.').next().unwrap_or("")));
+        let html_parser = a.imported_usage.values().any(|u| u.attrs.contains_key("HTMLParser"));
+        if html_only || html_parser || !a.html_queries.is_empty() {
+            return None;
+        }
+        let text = super::resources::xml_text(a)?;
+        Some(Page { kind: Kind::Xml, body: format!("{}.encode()", super::render::py_str(&text)) })
     }
 
     fn html(ctx: &Context) -> Page {
@@ -127,11 +154,15 @@ impl Page {
             body.push_str(&format!("<{tag}{attrs}{href}>{inner}</{tag}>"));
         }
         body.push_str("</body></html>");
-        Page { html: true, body: format!("b'{body}'") }
+        Page { kind: Kind::Html, body: format!("b'{body}'") }
     }
 
     fn content_type(&self) -> &'static str {
-        if self.html { "text/html; charset=utf-8" } else { "application/json" }
+        match self.kind {
+            Kind::Html => "text/html; charset=utf-8",
+            Kind::Xml => "application/xml; charset=utf-8",
+            Kind::Json => "application/json",
+        }
     }
 }
 
@@ -207,11 +238,30 @@ mod tests {
     fn a_fragment_that_parses_html_gets_a_page_with_the_elements_it_looks_for() {
         crate::synth::rules::check::with_ctx("import requests\nfrom bs4 import BeautifulSoup\nsoup = BeautifulSoup(requests.get(u).content, 'html.parser')\nprint(soup.find('table', class_=\"wiki'table\").text)\n", |ctx| {
             let page = Page::for_fragment(ctx);
-            assert!(page.html);
+            assert_eq!(page.kind, Kind::Html);
             assert!(page.body.contains("<table class=\"wikitable\"><tr><th>"), "quotes dropped, rows inside: {}", page.body);
         });
         crate::synth::rules::check::with_ctx("import requests\nprint(requests.get(u).json()['name'])\n", |ctx| {
-            assert!(!Page::for_fragment(ctx).html, "JSON otherwise");
+            assert_eq!(Page::for_fragment(ctx).kind, Kind::Json, "JSON otherwise");
+        });
+        // XML read and no HTML: the document it reads.
+        crate::synth::rules::check::with_ctx("import requests
+import xml.etree.ElementTree as ET
+root = ET.fromstring(requests.get(u).content)
+for e in root.iter('entry'):
+    print(e.get('id'))
+", |ctx| {
+            let page = Page::for_fragment(ctx);
+            assert_eq!((page.kind, page.content_type()), (Kind::Xml, "application/xml; charset=utf-8"));
+            assert!(page.body.contains("<entry id=\"1\">1</entry>"), "{}", page.body);
+        });
+        // lxml with its HTML parser reads HTML.
+        crate::synth::rules::check::with_ctx("import requests
+from lxml import etree
+t = etree.fromstring(requests.get(u).content, etree.HTMLParser())
+print(t.findall('.//a'))
+", |ctx| {
+            assert_eq!(Page::for_fragment(ctx).kind, Kind::Html);
         });
     }
 
@@ -221,7 +271,7 @@ mod tests {
         for src in ["import requests\nr = requests.get(u)\nfor row in r.json()['items']:\n    print(row['id'] + 1)\n", "data = requests.post(u, json={}).json()\nprint(data['token'].upper())\n"] {
             crate::synth::rules::check::with_ctx(src, |ctx| {
                 let page = Page::for_fragment(ctx);
-                assert!(!page.html && page.body.starts_with("'{") && page.body.ends_with("}'.encode()"), "{}", page.body);
+                assert!(page.kind == Kind::Json && page.body.starts_with("'{") && page.body.ends_with("}'.encode()"), "{}", page.body);
                 assert!(page.body.contains(r#""items":[{"id":"#) || page.body.contains(r#""token":""#), "{}", page.body);
             });
         }

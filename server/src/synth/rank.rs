@@ -176,7 +176,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     for arg in &u.passed_to {
         if let Some(wanted) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             let k = match wanted {
-                "path" | "dir" | "url" | "html" | "json-str" | "date-str" | "ip-str" | "cidr-str" | "int-str" | "float-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" | "open-mode" => "str",
+                "path" | "xml-path" | "dir" | "url" | "html" | "json-str" | "xml-str" | "date-str" | "ip-str" | "cidr-str" | "int-str" | "float-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" | "open-mode" => "str",
                 "number-list" | "iterable" | "command" | "records" => "list",
                 // `len` fits strings, lists and dicts alike: `u.len` scores it.
                 "sized" => continue,
@@ -187,7 +187,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
                 other => static_kind(other),
             };
             add(&mut scores, k, 5);
-            if matches!(wanted, "path" | "dir") {
+            if matches!(wanted, "path" | "xml-path" | "dir") {
                 // Every path-taking callee takes a `pathlib.Path` too.
                 add(&mut scores, "pathlib", 4);
             }

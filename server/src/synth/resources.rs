@@ -14,6 +14,7 @@ mod numeric;
 mod pickle;
 mod table;
 mod xlsx;
+mod xml;
 
 use crate::analysis::{Analysis, FileUse};
 use crate::exec::Resource;
@@ -96,11 +97,16 @@ pub struct Shape {
     /// the fragment reads of the frame and those named inside strings
     /// (`parse_dates=['date']`, a formula the frame is the data of).
     pub table: Option<Vec<(String, Vec<Value>)>>,
+    /// What the fragment reads of any XML it parses (`analysis::XmlReads`),
+    /// when it reads something.
+    pub xml: Option<crate::analysis::XmlReads>,
 }
 
 /// What `analysis` shows of the file at `path`.
 pub fn shape_of(analysis: &Analysis, path: &str) -> Shape {
-    let Some(f) = analysis.files.iter().find(|f| f.path == path) else { return Shape::default() };
+    // One fact for the whole fragment: a path a free name holds is shaped too.
+    let xml = Some(analysis.xml_reads.clone()).filter(|x| !x.is_empty());
+    let Some(f) = analysis.files.iter().find(|f| f.path == path) else { return Shape { xml, ..Shape::default() } };
     let key = f.loaded_key();
     let usage = analysis.loaded_usage.get(&key).map(|u| (&key, u));
     let keys = usage
@@ -120,7 +126,7 @@ pub fn shape_of(analysis: &Analysis, path: &str) -> Shape {
         .map(|o| o.path.trim_start_matches("./").to_string())
         .collect();
     let config = analysis.config_reads.iter().find(|c| c.paths.contains(&f.path)).map(|c| c.sections.clone());
-    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone(), table: table_of(analysis, f) }
+    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone(), table: table_of(analysis, f), xml }
 }
 
 /// The table a pandas reader loads from `f`, when the fragment reads
@@ -370,11 +376,32 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
         return Some(Resource { path: clean.to_string(), content: format!("{text}\n").into_bytes() });
     }
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    // An XML file holds the elements the fragment looks for in it.
+    let xml_read = ext == "xml" || is_xml_parser(&shape.callee) || shape.loader.as_deref().is_some_and(is_xml_parser);
+    if let Some(doc) = shape.xml.as_ref().filter(|_| xml_read).and_then(xml::document) {
+        return Some(Resource { path: clean.to_string(), content: doc });
+    }
     if matches!(ext, "xlsx" | "xlsm") {
         let table = with_sample(shape.table.as_deref().unwrap_or(&[]));
         return Some(Resource { path: clean.to_string(), content: xlsx::xlsx(&table)? });
     }
     text_for(clean, how)
+}
+
+/// A callee that parses an XML file: ElementTree's, lxml's or minidom's
+/// `parse`/`iterparse` (by module or alias), or `iterparse` imported bare.
+fn is_xml_parser(callee: &str) -> bool {
+    let (module, last) = callee.rsplit_once('.').unwrap_or(("", callee));
+    let module = module.rsplit('.').next().unwrap_or("");
+    (last == "iterparse" && module.is_empty()) || matches!(last, "parse" | "iterparse") && matches!(module, "ET" | "etree" | "ElementTree" | "cElementTree" | "minidom" | "pulldom")
+}
+
+/// XML text for a document the fragment parses from a string
+/// (`ET.fromstring(text)`): the same document a file it reads would hold,
+/// without the declaration (lxml refuses a `str` that declares an encoding).
+pub fn xml_text(analysis: &Analysis) -> Option<String> {
+    let doc = String::from_utf8(xml::document(&analysis.xml_reads)?).ok()?;
+    Some(doc.split_once("?>\n").map_or(doc.clone(), |(_, rest)| rest.to_string()))
 }
 
 /// Members of an archive: the files the fragment reads otherwise, else one

@@ -7,6 +7,8 @@ use crate::analysis::{Literal, Usage};
 /// An address from the documentation range, and a network holding it.
 const IP: &str = "192.168.1.1";
 const CIDR: &str = "192.168.1.0/24";
+/// XML text when the fragment reads nothing in particular of it.
+pub(super) const XML_TEXT: &str = "<root><item id=\"1\">apple</item><item id=\"2\">banana</item></root>";
 
 /// A string that suits the name and the usage.
 pub(super) fn string_for(name: &str, u: &Usage) -> String {
@@ -19,11 +21,15 @@ pub(super) fn string_for(name: &str, u: &Usage) -> String {
     for arg in &u.passed_to {
         match argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             Some("path") => return format!("{}.txt", ident_base(name, "data")),
+            // The file made for it is the XML document the fragment reads (`resources::xml`).
+            Some("xml-path") => return format!("{}.xml", ident_base(name, "data")),
             // A directory that exists wherever the program runs: its own.
             Some("dir") => return ".".into(),
             Some("url") => return "https://example.com/api/items".into(),
             Some("html") => return "<html><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>".into(),
             Some("json-str") => return "{\"name\": \"Ada\", \"id\": 1}".into(),
+            // A document; the `xml-text` rule gives it what the fragment reads.
+            Some("xml-str") => return XML_TEXT.into(),
             Some("date-str") => return "2024-01-15".into(),
             Some("ip-str") => return IP.into(),
             // Text a number is parsed from (`float(row['amount'])`).

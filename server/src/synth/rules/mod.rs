@@ -121,6 +121,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &NamedColumns,
         &RelativePaths,
         &ReadFiles,
+        &XmlDocuments,
         &RequiredEnvironment,
         &WebDriver,
         &CliDriver,

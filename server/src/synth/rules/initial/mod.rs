@@ -12,6 +12,7 @@ mod relative_paths;
 mod required_environment;
 mod super_host;
 mod web_driver;
+mod xml_documents;
 
 pub use cli_driver::CliDriver;
 pub use driver::Driver;
@@ -24,3 +25,4 @@ pub use relative_paths::RelativePaths;
 pub use required_environment::RequiredEnvironment;
 pub use super_host::SuperHost;
 pub use web_driver::WebDriver;
+pub use xml_documents::XmlDocuments;
