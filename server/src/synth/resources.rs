@@ -388,12 +388,11 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     text_for(clean, how)
 }
 
-/// A callee that parses an XML file: ElementTree's, lxml's or minidom's
-/// `parse`/`iterparse` (by module or alias), or `iterparse` imported bare.
+/// A callee that parses an XML file: the ones `data/callee_kinds.txt`
+/// says take an `xml-path` first (ElementTree's, lxml's or minidom's
+/// `parse`/`iterparse`, `iterparse` imported bare).
 fn is_xml_parser(callee: &str) -> bool {
-    let (module, last) = callee.rsplit_once('.').unwrap_or(("", callee));
-    let module = module.rsplit('.').next().unwrap_or("");
-    (last == "iterparse" && module.is_empty()) || matches!(last, "parse" | "iterparse") && matches!(module, "ET" | "etree" | "ElementTree" | "cElementTree" | "minidom" | "pulldom")
+    super::knowledge::argument_kind(callee, Some(0), None) == Some("xml-path")
 }
 
 /// XML text for a document the fragment parses from a string
@@ -401,7 +400,10 @@ fn is_xml_parser(callee: &str) -> bool {
 /// without the declaration (lxml refuses a `str` that declares an encoding).
 pub fn xml_text(analysis: &Analysis) -> Option<String> {
     let doc = String::from_utf8(xml::document(&analysis.xml_reads)?).ok()?;
-    Some(doc.split_once("?>\n").map_or(doc.clone(), |(_, rest)| rest.to_string()))
+    Some(match doc.split_once("?>\n") {
+        Some((_, rest)) => rest.to_string(),
+        None => doc,
+    })
 }
 
 /// Members of an archive: the files the fragment reads otherwise, else one

@@ -28,7 +28,7 @@ pub(super) fn string_for(name: &str, u: &Usage) -> String {
             Some("url") => return "https://example.com/api/items".into(),
             Some("html") => return "<html><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>".into(),
             Some("json-str") => return "{\"name\": \"Ada\", \"id\": 1}".into(),
-            // A document; the `xml-text` rule gives it what the fragment reads.
+            // A document; the `xml-documents` rule gives it what the fragment reads.
             Some("xml-str") => return XML_TEXT.into(),
             Some("date-str") => return "2024-01-15".into(),
             Some("ip-str") => return IP.into(),
