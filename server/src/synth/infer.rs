@@ -215,6 +215,13 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
         "date" => call("datetime.date", [2024, 1, 15].map(Value::Int).into(), "import datetime"),
         // Spelled through its own name: the fragment often rebinds `datetime` to the class.
         "tzinfo" => Value::Expr { code: "timezone.utc".into(), imports: vec!["from datetime import timezone".into()] },
+        // The module's logger, as code everywhere gets it.
+        "logger" => Value::Call {
+            func: "logging.getLogger".into(),
+            args: vec![Value::Expr { code: "__name__".into(), imports: vec![] }],
+            kwargs: vec![],
+            imports: vec!["import logging".into()],
+        },
         "file" => call("io.StringIO", vec![Value::Str("first line\nsecond line\nthird line\n".into())], "import io"),
         "ndarray" => {
             let two_d = u.attrs.get("shape").is_some_and(|s| s.subscripts.iter().any(|(k, _)| matches!(k, Key::Int(1))))
@@ -383,6 +390,17 @@ mod tests {
         u.subscripts.push((Key::Str("price".into()), Usage::default()));
         let v = candidates("sales", &u).remove(0);
         assert!(v.expr().starts_with("pd.DataFrame({'price': ["), "{v:?}");
+    }
+
+    #[test]
+    fn logging_methods_make_the_modules_logger() {
+        // `info` is a DataFrame's too; `warning` only a logger's.
+        for (name, members) in [("log", &["info"][..]), ("worker", &["warning", "debug"][..]), ("logger", &["info"][..])] {
+            assert_eq!(candidates(name, &attrs(members))[0].expr(), "logging.getLogger(__name__)", "{name}");
+        }
+        // Data attributes a logger also has (`level`, `name`) say nothing.
+        assert_ne!(rank_kinds("job", &attrs(&["level"]))[0], "logger");
+        assert_eq!(rank_kinds("df", &attrs(&["info"]))[0], "dataframe");
     }
 
     #[test]

@@ -240,7 +240,7 @@ fn is_elementwise(u: &Usage) -> bool {
 pub(super) fn static_kind(k: &str) -> &'static str {
     const ALL: &[&str] = &[
         "str", "bytes", "list", "dict", "set", "int", "float", "datetime", "date", "file", "ndarray",
-        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception", "fraction", "iterator", "pathlib",
+        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception", "fraction", "iterator", "pathlib", "logger",
     ];
     ALL.iter().find(|a| **a == k).copied().unwrap_or("object")
 }
@@ -293,6 +293,8 @@ pub(super) fn name_kind(name: &str) -> &'static str {
         "dataframe"
     } else if has(&["series", "ser"]) {
         "series"
+    } else if has(&["logger"]) || n.ends_with("logger") {
+        "logger"
     } else if has(&["n", "i", "j", "k", "x", "y", "num", "count", "size", "length", "idx", "index", "total", "age", "year", "port"]) {
         "int"
     } else if n.ends_with("bytes") {
