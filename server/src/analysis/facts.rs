@@ -50,6 +50,11 @@ pub struct Analysis {
     pub assigned: BTreeMap<u32, Vec<String>>,
     /// Literal file paths the fragment reads or writes.
     pub files: Vec<FileUse>,
+    /// Files read or written through a name that holds no literal path (a
+    /// parameter, a free name: `open(settings_file)`), with that name; their
+    /// `path` is empty. The path the prefix gives the name is shaped by the
+    /// use (`synth::resources::file_through_name`).
+    pub files_through_names: Vec<(String, FileUse)>,
     /// How each `FileUse::target` name is used: the value a pickle holds,
     /// the keys an `.npz` has.
     pub loaded_usage: BTreeMap<String, Usage>,

@@ -113,24 +113,36 @@ fn rule(receiver: &str, last: &str) -> Option<Rule> {
     }
 }
 
+#[cfg(test)]
 pub(crate) fn file_uses(root: Node, src: &str, binds: &Bindings) -> Vec<FileUse> {
+    all_file_uses(root, src, binds).0
+}
+
+/// The files read at literal paths, and those read through a name that
+/// holds no literal path (`open(settings_file)` with `settings_file` a
+/// parameter or free name), each with that name and an empty `path`.
+pub(crate) fn all_file_uses(root: Node, src: &str, binds: &Bindings) -> (Vec<FileUse>, Vec<(String, FileUse)>) {
     let paths = Paths { root, src, binds };
     let around = Around::of(root, src);
     let mut out: Vec<FileUse> = Vec::new();
+    let mut through_names: Vec<(String, FileUse)> = Vec::new();
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         if node.kind() == "call" {
-            if let Some(mut f) = paths.file_use(node) {
+            if let Some((mut f, via)) = paths.file_use(node) {
                 (f.loader, f.target) = around.consumer(node, src);
-                if !out.contains(&f) {
-                    out.push(f);
+                match via {
+                    Some(name) if !through_names.iter().any(|(n, o)| *n == name && *o == f) => through_names.push((name, f)),
+                    Some(_) => {}
+                    None if !out.contains(&f) => out.push(f),
+                    None => {}
                 }
             }
         }
         let children = named(node);
         stack.extend(children.into_iter().rev());
     }
-    out
+    (out, through_names)
 }
 
 /// What surrounds each call (the tree has no parent links): the call it
@@ -219,7 +231,9 @@ struct Paths<'t, 's> {
 const MAX_HOPS: usize = 8;
 
 impl<'t> Paths<'t, '_> {
-    fn file_use(&self, call: Node<'t>) -> Option<FileUse> {
+    /// The file `call` reads or writes, and the name holding its path when
+    /// no literal path is known (`None` for a literal one).
+    fn file_use(&self, call: Node<'t>) -> Option<(FileUse, Option<String>)> {
         let src = self.src;
         let func = call.child_by_field_name("function")?;
         let args = call
@@ -267,7 +281,7 @@ impl<'t> Paths<'t, '_> {
                         loader: None,
                         target: None,
                         keywords: keyword_args(&args, src),
-                    });
+                    }).map(|f| (f, None));
                 }
             }
             if PATH_METHODS.contains(&method) {
@@ -289,7 +303,7 @@ impl<'t> Paths<'t, '_> {
                         loader: None,
                         target: None,
                         keywords: keyword_args(&args, src),
-                    });
+                    }).map(|f| (f, None));
                 }
             }
         }
@@ -301,7 +315,10 @@ impl<'t> Paths<'t, '_> {
             .first()
             .copied()
             .or_else(|| keyword(PATH_KWARGS))?;
-        let path = self.path_value(path_arg, 0)?;
+        let (path, via) = match self.path_value(path_arg, 0) {
+            Some(p) => (p, None),
+            None => (String::new(), Some(self.free_name(path_arg)?)),
+        };
         let (mode, writes) = match rule {
             Rule::Open => {
                 let mode = literal_mode(positional.get(1).copied().or_else(|| keyword(&["mode"])));
@@ -311,7 +328,7 @@ impl<'t> Paths<'t, '_> {
             Rule::Read => (None, false),
             Rule::Write => (None, true),
         };
-        accept(FileUse {
+        let f = FileUse {
             line: line(call),
             path,
             how: last.to_string(),
@@ -321,7 +338,19 @@ impl<'t> Paths<'t, '_> {
             loader: None,
             target: None,
             keywords: keyword_args(&args, src),
-        })
+        };
+        match via {
+            Some(name) => Some((f, Some(name))),
+            None => accept(f).map(|f| (f, None)),
+        }
+    }
+
+    /// A plain name the fragment never binds to a value of its own (a
+    /// parameter, a free name): what it holds is for the prefix to choose.
+    fn free_name(&self, node: Node<'t>) -> Option<String> {
+        let node = unparen(node);
+        let name = text(node, self.src);
+        (node.kind() == "identifier" && !self.binds.values.contains_key(name)).then(|| name.to_string())
     }
 
     /// The expression a name bound once was bound to.

@@ -110,7 +110,7 @@ pub fn analyze(source: &str) -> Analysis {
         })
         .collect();
 
-    let mut files = files::file_uses(root, &text, &binds);
+    let (mut files, files_through_names) = files::all_file_uses(root, &text, &binds);
     let config_reads = config_reads::config_reads(root, &text);
     // What a parser reads is a file the fragment reads (`configparser`
     // skips a missing one silently).
@@ -125,7 +125,7 @@ pub fn analyze(source: &str) -> Analysis {
     // (`data = pickle.load(f)`: `data[...]` is recorded on `pickle.load()`),
     // else its own root.
     let mut loaded_usage: BTreeMap<String, Usage> = BTreeMap::new();
-    for f in &files {
+    for f in files.iter().chain(files_through_names.iter().map(|(_, f)| f)) {
         let t = f.loaded_key();
         let dotted = f.loader.as_deref().unwrap_or(&f.callee);
         let mut segments = dotted.split('.');
@@ -178,6 +178,7 @@ pub fn analyze(source: &str) -> Analysis {
         bound_names: binds.names.keys().cloned().collect(),
         assigned: binds.assigned.clone(),
         files,
+        files_through_names,
         loaded_usage,
         html_queries: html_queries::html_queries(root, &text),
         xml_reads: xml_reads::xml_reads(root, &text),

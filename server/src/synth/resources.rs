@@ -104,9 +104,29 @@ pub struct Shape {
 
 /// What `analysis` shows of the file at `path`.
 pub fn shape_of(analysis: &Analysis, path: &str) -> Shape {
-    // One fact for the whole fragment: a path a free name holds is shaped too.
+    match analysis.files.iter().find(|f| f.path == path) {
+        Some(f) => shape_of_use(analysis, f),
+        // One fact for the whole fragment: a path a free name holds is shaped too.
+        None => Shape { xml: Some(analysis.xml_reads.clone()).filter(|x| !x.is_empty()), ..Shape::default() },
+    }
+}
+
+/// The file at `path` that name `name` holds for the fragment, which reads
+/// it through that name (`with gzip.open(file_path, 'rt') as f`): shaped by
+/// that use as a literal path would be.
+pub fn file_through_name(analysis: &Analysis, name: &str, path: &str) -> Option<Resource> {
+    let clean = path.trim_start_matches("./");
+    if refused(clean) {
+        return None;
+    }
+    let (_, f) = analysis.files_through_names.iter().find(|(n, f)| n == name && !f.writes)?;
+    let f = FileUse { path: path.to_string(), ..f.clone() };
+    shaped(clean, &f.how, &shape_of_use(analysis, &f))
+}
+
+/// How the fragment's use `f` of a file says it must be shaped.
+fn shape_of_use(analysis: &Analysis, f: &FileUse) -> Shape {
     let xml = Some(analysis.xml_reads.clone()).filter(|x| !x.is_empty());
-    let Some(f) = analysis.files.iter().find(|f| f.path == path) else { return Shape { xml, ..Shape::default() } };
     let key = f.loaded_key();
     let usage = analysis.loaded_usage.get(&key).map(|u| (&key, u));
     let keys = usage
@@ -375,6 +395,12 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     if let Some(text) = shape.value.as_ref().filter(|_| json_loaded).and_then(json_document) {
         return Some(Resource { path: clean.to_string(), content: format!("{text}\n").into_bytes() });
     }
+    // Nothing known of what it holds, but its loader parses one format
+    // (`json.load(fp)` of a file named by a parameter): a sample of that.
+    if let Some(format) = shape.loader.as_deref().and_then(loaded_format).filter(|_| !lower.ends_with(".gz")) {
+        let sample = format!("sample.{format}");
+        return text_for(&sample, how).map(|r| Resource { path: clean.to_string(), content: r.content });
+    }
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     // An XML file holds the elements the fragment looks for in it.
     let xml_read = ext == "xml" || is_xml_parser(&shape.callee) || shape.loader.as_deref().is_some_and(is_xml_parser);
@@ -386,6 +412,16 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
         return Some(Resource { path: clean.to_string(), content: xlsx::xlsx(&table)? });
     }
     text_for(clean, how)
+}
+
+/// The text format a loader of an opened file parses (`json.load`: JSON).
+fn loaded_format(loader: &str) -> Option<&'static str> {
+    match loader.rsplit_once('.').unwrap_or(("", loader)) {
+        ("json" | "simplejson" | "orjson" | "ujson", "load") => Some("json"),
+        ("yaml", "safe_load" | "load" | "full_load" | "unsafe_load" | "safe_load_all" | "load_all") => Some("yaml"),
+        ("tomllib" | "tomli" | "toml", "load") => Some("toml"),
+        _ => None,
+    }
 }
 
 /// A callee that parses an XML file: the ones `data/callee_kinds.txt`
@@ -523,6 +559,23 @@ pub fn image_file(ext: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_read_through_a_name_is_shaped_by_how_it_is_read() {
+        // A parameter holds the path: the reader there decides the content.
+        let src = "def load(self, settings_file):\n    with open(settings_file) as fp:\n        self.config = json.load(fp)\n";
+        let analysis = crate::analysis::analyze(src);
+        let r = file_through_name(&analysis, "settings_file", "settings_file.txt").unwrap();
+        assert!(serde_json::from_slice::<serde_json::Value>(&r.content).is_ok(), "{:?}", String::from_utf8_lossy(&r.content));
+        let src = "def read(file_path):\n    with gzip.open(file_path, 'rt') as f:\n        return f.read()\n";
+        let analysis = crate::analysis::analyze(src);
+        let r = file_through_name(&analysis, "file_path", "data.txt").unwrap();
+        assert_eq!(&r.content[..2], &[0x1f, 0x8b], "a gzip stream");
+        // Only the name the fragment reads through; never a file it writes.
+        assert!(file_through_name(&analysis, "other", "data.txt").is_none());
+        let analysis = crate::analysis::analyze("def save(out_path, text):\n    with open(out_path, 'w') as f:\n        f.write(text)\n");
+        assert!(file_through_name(&analysis, "out_path", "out.txt").is_none());
+    }
 
     #[test]
     fn a_json_file_holds_what_the_fragment_reads_from_it() {
