@@ -41,7 +41,8 @@ impl Rule for WantedType {
             (true, Some(l)) => first_arguments(ctx.line_text(l)).into_iter().filter(|n| names_on_line.contains(n)).collect(),
             _ => names_on_line.clone(),
         };
-        out.extend(type_error_fixes(ctx, base, &suspects, &e.message));
+        let text = line.map(|l| ctx.line_text(l)).unwrap_or("");
+        out.extend(type_error_fixes(ctx, base, &suspects, &e.message, text));
         out
     }
 }
@@ -63,8 +64,9 @@ fn first_arguments(line: &str) -> Vec<String> {
 /// value that has the offending type (the value itself, what a function
 /// returns, a dict's value, an attribute) becomes the wanted kind. List
 /// items are left alone: an operator's other operand is more often the
-/// list's own element (`text[:1] + 'Z'`).
-fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &str) -> Vec<Prefix> {
+/// list's own element (`text[:1] + 'Z'`), unless the line indexes the
+/// list itself and nothing else has the offending type.
+fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &str, line: &str) -> Vec<Prefix> {
     let Some(want) = type_wants::read(message) else { return Vec::new() };
     // Without the offending type, only a lone suspect can be the one.
     if want.bad.is_none() && names.len() != 1 {
@@ -81,6 +83,20 @@ fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &st
             }
         }
     }
+    if out.is_empty() && want.bad.is_some() && !want.items {
+        // Still nothing, and the line subscripts a list the prefix made
+        // (`location + parts[0]`): the offending value is that item.
+        for n in names.iter().filter(|n| subscripted_on(line, n)) {
+            let usage = usage_of(ctx, n);
+            let Some(current @ (Value::List(_) | Value::Tuple(_))) = base.binding(n).and_then(Binding::value) else { continue };
+            for w in &want.wanted {
+                let mut v = current.clone();
+                if retype(&mut v, want.bad.as_deref(), w, n, &usage, true, 0) && v != *current {
+                    out.push(with_candidate(base, n, v));
+                }
+            }
+        }
+    }
     if let (true, Some((typ, kind))) = (out.is_empty(), &want.swap) {
         // `text[:1] + 'Z'`: the name is the other operand.
         for n in names {
@@ -90,6 +106,16 @@ fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &st
         }
     }
     out
+}
+
+/// Whether `line` takes one item of `name` itself (`name[0]`, `name[i]`;
+/// a slice `name[:1]` is a list again).
+fn subscripted_on(line: &str, name: &str) -> bool {
+    line.match_indices(name).any(|(at, _)| {
+        let before = line[..at].chars().next_back();
+        let index = line[at + name.len()..].strip_prefix('[').and_then(|rest| rest.split(']').next());
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') && index.is_some_and(|i| !i.contains(':'))
+    })
 }
 
 fn retype(v: &mut Value, bad: Option<&str>, want: &Wanted, name: &str, usage: &Usage, items: bool, depth: usize) -> bool {
@@ -143,6 +169,25 @@ mod tests {
         refine_with(&super::WantedType, "print(count + 1)\n", |p| { *p.binding_mut("count").unwrap() = Binding::new("count", vec![Candidate::Value(Value::Str("3".into()))]); }, raised("TypeError", r#"can only concatenate str (not "int") to str"#, 1), expect![[r#"
             ## 1
             count = 3
+        "#]]);
+    }
+
+    #[test]
+    fn an_item_the_line_indexes_gets_the_wanted_type() {
+        // Only `parts[0]` can be the int: `location` is already text.
+        assert!(!super::subscripted_on("new = parts[:1] + 'Z'", "parts"), "a slice is no item");
+        refine_with(&super::WantedType, "print(location + parts[0])\n", |p| {
+            *p.binding_mut("location").unwrap() = Binding::new("location", vec![Candidate::Value(Value::Str("assets/".into()))]);
+            *p.binding_mut("parts").unwrap() = Binding::new("parts", vec![Candidate::Value(Value::List(vec![Value::Int(3), Value::Int(4)]))]);
+        }, raised("TypeError", r#"can only concatenate str (not "int") to str"#, 1), expect![[r#"
+            ## 1
+            location = 'assets/'
+
+
+            parts = [
+                'The quick brown fox jumps over the lazy dog',
+                'The quick brown fox jumps over the lazy dog',
+            ]
         "#]]);
     }
 }
