@@ -56,6 +56,11 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     if let Some(kind) = annotated_kind(ctx, &f.usage) {
         c.push(Candidate::Value(infer::value_of_kind(kind, &f.name, &f.usage)));
     }
+    // Passed where a callee wants an open file: a real stream holding what
+    // its reader parses (`streams`), never a hand-made file-like object.
+    if let Some((stream, _)) = super::streams::wanted(&f.usage) {
+        c.push(Candidate::Value(super::streams::value(ctx, stream)));
+    }
     // Used as an instance of a library type (`@app.route` where the fragment
     // imports flask): a real one, built with the library's own API.
     let real = library_types::real_instance(ctx, f.usage.attrs.keys().map(String::as_str));

@@ -223,6 +223,7 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
             imports: vec!["import logging".into()],
         },
         "file" => call("io.StringIO", vec![Value::Str("first line\nsecond line\nthird line\n".into())], "import io"),
+        "binary-file" => call("io.BytesIO", vec![Value::Bytes("first line\nsecond line\nthird line\n".into())], "import io"),
         "ndarray" => {
             let two_d = u.attrs.get("shape").is_some_and(|s| s.subscripts.iter().any(|(k, _)| matches!(k, Key::Int(1))))
                 || u.subscripts.iter().any(|(k, _)| matches!(k, Key::Expr(e) if e.contains(',')));

@@ -41,6 +41,7 @@ pub mod session;
 mod slice;
 mod stdlib_index;
 pub mod stand_in;
+pub mod streams;
 mod string_shapes;
 mod tested;
 mod web_routes;

@@ -183,6 +183,9 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
                 "type" => "class",
                 "key-function" => "function",
                 "zero" => "int",
+                // A file object: a real in-memory stream (`synth/streams.rs`).
+                "text-stream" | "csv-stream" | "json-stream" | "yaml-stream" | "text-output" => "file",
+                "binary-stream" | "pickle-stream" | "binary-output" => "binary-file",
                 "any" => continue,
                 other => static_kind(other),
             };
@@ -239,7 +242,7 @@ fn is_elementwise(u: &Usage) -> bool {
 
 pub(super) fn static_kind(k: &str) -> &'static str {
     const ALL: &[&str] = &[
-        "str", "bytes", "list", "dict", "set", "int", "float", "datetime", "date", "file", "ndarray",
+        "str", "bytes", "list", "dict", "set", "int", "float", "datetime", "date", "file", "binary-file", "ndarray",
         "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception", "fraction", "iterator", "pathlib", "logger",
     ];
     ALL.iter().find(|a| **a == k).copied().unwrap_or("object")

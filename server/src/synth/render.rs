@@ -126,6 +126,25 @@ pub fn py_str(s: &str) -> String {
     out
 }
 
+/// A bytes literal for arbitrary bytes (`b'\x80\x04...'`): printable
+/// ASCII as itself, everything else escaped.
+pub fn py_bytes(b: &[u8]) -> String {
+    let mut out = String::from("b'");
+    for &c in b {
+        match c {
+            b'\\' => out.push_str("\\\\"),
+            b'\'' => out.push_str("\\'"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x20..=0x7e => out.push(c as char),
+            _ => out.push_str(&format!("\\x{c:02x}")),
+        }
+    }
+    out.push('\'');
+    out
+}
+
 impl Value {
     /// The Python expression for values that have one.
     pub fn expr(&self) -> String {

@@ -273,6 +273,20 @@ fn glob_instance(pattern: &str) -> Option<String> {
     (!parts.is_empty() && parts.iter().all(|p| !p.is_empty())).then(|| parts.join("/"))
 }
 
+/// What an in-memory stream the fragment reads holds, in `format` (`csv`,
+/// `json`, `yaml`, `pickle`; `None`: lines of text): the same sample a file
+/// of that format gets (`synth/streams.rs` wraps it in `io.BytesIO` or
+/// `io.StringIO`).
+pub fn stream_content(format: Option<&str>) -> Vec<u8> {
+    if format == Some("pickle") {
+        if let Some(bytes) = pickle::pickle(&default_pickled(false)) {
+            return bytes;
+        }
+    }
+    let name = format!("stream.{}", format.unwrap_or("txt"));
+    text_for(&name, "open").map(|r| r.content).unwrap_or_default()
+}
+
 /// A binary format a file read so is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Binary {

@@ -220,6 +220,22 @@ mod tests {
     }
 
     #[test]
+    fn a_value_with_the_io_protocols_members_is_a_stand_in_for_a_file() {
+        // A `str` subclass that grew `readable` and `seekable` to get past
+        // `io.TextIOWrapper` imitates an open file.
+        let fake = Value::Derived {
+            class: "Raw".into(),
+            base: "str".into(),
+            value: Box::new(Value::Str("raw.txt".into())),
+            attrs: vec![],
+            methods: vec![("readable".into(), method()), ("seekable".into(), method())],
+        };
+        assert!(classify("import io\nt = io.TextIOWrapper(raw)\n", "raw", &fake));
+        let real = Value::Expr { code: "io.BytesIO(b'x')".into(), imports: vec!["import io".into()] };
+        assert!(!classify("import io\nt = io.TextIOWrapper(raw)\n", "raw", &real));
+    }
+
+    #[test]
     fn the_users_own_types_and_library_built_values_are_not() {
         assert!(!classify(
             "print(cart.items(), cart.total())\n",

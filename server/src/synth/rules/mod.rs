@@ -140,6 +140,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &SubmoduleImport,
         &ModuleByMembers,
         &VariableNamedLikeModule,
+        &StreamProtocol,
         &MissingAttribute,
         &LocalMember,
         &IndexByPosition,

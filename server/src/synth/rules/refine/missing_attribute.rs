@@ -57,6 +57,12 @@ impl Refine for MissingAttribute {
                     }
                 }
             }
+            // A callee reached for a member of the io protocol: it wants a
+            // real stream (`stream-protocol`), not one more member.
+            let itself = base.binding(n).and_then(Binding::value).is_some_and(|v| super::stream_protocol::lacks_it_itself(v, e.obj_type.as_deref()));
+            if itself && super::stream_protocol::callee_wants_a_stream(fail, &whole, &attr) {
+                continue;
+            }
             let returns = whole.attrs.get(&attr).cloned().unwrap_or_default();
             if add_member(p.binding_mut(n).unwrap(), &attr, called, &returns, &whole, |v| buildable(ctx, v)) {
                 out.push(p);
@@ -84,6 +90,15 @@ mod tests {
 
 
             user = User('Ada')
+        "#]]);
+    }
+
+    #[test]
+    fn an_io_member_a_callee_reads_is_left_to_the_stream_rule() {
+        // `io.TextIOWrapper(raw)` asks `raw.readable()`: a real stream is
+        // wanted (`stream-protocol`), not a `str` subclass with a lambda.
+        refine_with(&super::MissingAttribute, "t = io.TextIOWrapper(raw)\n", |p| { *p.binding_mut("raw").unwrap() = Binding::new("raw", vec![Candidate::Value(Value::Str("raw.txt".into()))]); }, ExceptionInfo { name: Some("readable".into()), obj_type: Some("str".into()), ..raised("AttributeError", "'str' object has no attribute 'readable'", 1) }, expect![[r#"
+            (nothing)
         "#]]);
     }
 }
