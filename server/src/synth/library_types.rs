@@ -69,7 +69,7 @@ fn table() -> &'static [LibraryType] {
 }
 
 /// What kind of thing a module exports under a name (`data/library_index.txt`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ExportKind {
     Class,
     Function,
@@ -148,6 +148,19 @@ pub fn modules_named(name: &str) -> Vec<(&'static str, &'static HashSet<&'static
         .collect();
     out.sort_by_key(|(m, _)| *m);
     out
+}
+
+/// Every indexed module that exports `name`, with the kind, in module
+/// order.
+pub fn exporters(name: &str) -> Vec<(&'static str, ExportKind)> {
+    let mut out: Vec<_> = index().exports.iter().filter_map(|(m, names)| Some((*m, *names.get(name)?))).collect();
+    out.sort();
+    out
+}
+
+/// The names indexed module `module` exports, where the index lists it.
+pub fn exports_of(module: &str) -> Option<&'static HashMap<&'static str, ExportKind>> {
+    index().exports.get(module)
 }
 
 /// Whether indexed package `package` has a submodule `sub` (loaded by
