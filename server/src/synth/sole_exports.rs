@@ -56,7 +56,7 @@ fn submodule_import(name: &str, usage: &Usage) -> Option<String> {
     if !used_like_a_module(usage) {
         return None;
     }
-    let packages: Vec<&str> = exporters(name).into_iter().filter(|(_, k)| *k == ExportKind::Module).map(|(m, _)| m).collect();
+    let packages: Vec<&str> = exporters(name).iter().filter(|(_, k)| *k == ExportKind::Module).map(|(m, _)| *m).collect();
     let [package] = packages[..] else { return None };
     let full = format!("{package}.{name}");
     let has = |attr: &str| {
