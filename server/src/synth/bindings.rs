@@ -68,12 +68,18 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
         c.push(Candidate::Value(v.clone()));
     }
     let stdlib_import = stdlib_index::import_for(&f.name, &f.usage);
+    // A class or constant (`ZipFile`, `EACCES`), or a function of a module
+    // the fragment uses (`iterparse(path)` beside `ET.fromstring`): not
+    // the fragment's own helper, so its import comes first.
+    let stdlib_first = |stmt: &str| {
+        stdlib_index::is_distinctive(&f.name) || library_types::fragment_modules(ctx).iter().any(|m| Some(m.as_str()) == imported_from(stmt))
+    };
     if allow_import {
         if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') {
             c.push(Candidate::Import(format!("import {}", f.name)));
         } else if let Some(stmt) = conventional_import(&f.name).or_else(|| well_known_import(&f.name)) {
             c.push(Candidate::Import(stmt.to_string()));
-        } else if let Some(stmt) = stdlib_import.clone().filter(|_| stdlib_index::is_distinctive(&f.name)) {
+        } else if let Some(stmt) = stdlib_import.clone().filter(|s| stdlib_first(s)) {
             // A name only one standard-library module has, used as what it is.
             c.push(Candidate::Import(stmt));
         } else if !f.usage.attrs.is_empty() && f.usage.calls.is_empty() && crate::knowledge::distribution_for(&f.name).is_some_and(|_| f.name.chars().all(|c| c.is_ascii_lowercase() || c == '_')) {
@@ -97,12 +103,17 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     // A lowercase function name (`tee`, `parse`) is as often the fragment's
     // own helper: the import comes second, after the value its use suggests
     // (and before any stub), so that a failing guess reaches it next.
-    if let Some(stmt) = stdlib_import.filter(|_| allow_import && !stdlib_index::is_distinctive(&f.name)) {
+    if let Some(stmt) = stdlib_import.filter(|s| allow_import && !stdlib_first(s)) {
         let stub = c.iter().position(|x| matches!(x, Candidate::Value(v) if v.is_stub())).unwrap_or(c.len());
         let at = stub.min(first_inferred + 1).min(c.len());
         c.insert(at, Candidate::Import(stmt));
     }
     Binding::new(f.name.clone(), c)
+}
+
+/// The module `from M import n` imports from.
+fn imported_from(stmt: &str) -> Option<&str> {
+    stmt.strip_prefix("from ")?.split(" import ").next()
 }
 
 /// How the fragment uses free name `name`: `Context::usage_of` is the one

@@ -1,7 +1,8 @@
 //! Which names belong to a library: a module (standard library, an import
 //! name of the distribution table, a conventional alias such as `np`) or a
 //! member imported from one (`Counter`, `tabulate`, the names of the
-//! fragment's own `from X import a, b`). Such a name is only ever bound by
+//! fragment's own `from X import a, b`, a name one indexed library alone
+//! exports: `relativedelta`). Such a name is only ever bound by
 //! an import: a hand-written class, object or function in its place would
 //! fake the very library the fragment is about, and a person would delete
 //! that prefix (issue 14). Pure.
@@ -97,6 +98,11 @@ pub fn library_imports(ctx: &Context, name: &str, usage: &Usage) -> Option<Vec<S
         if class_like || member_like {
             push(stmt.to_string());
         }
+    }
+    // `relativedelta(months=1)` with no import: the one library that
+    // exports the name, when the name and its use leave no doubt.
+    if let Some(stmt) = super::sole_exports::import_for(ctx, name, usage) {
+        push(stmt);
     }
     (!out.is_empty()).then_some(out)
 }

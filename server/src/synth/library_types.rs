@@ -69,7 +69,7 @@ fn table() -> &'static [LibraryType] {
 }
 
 /// What kind of thing a module exports under a name (`data/library_index.txt`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ExportKind {
     Class,
     Function,
@@ -150,6 +150,28 @@ pub fn modules_named(name: &str) -> Vec<(&'static str, &'static HashSet<&'static
     out
 }
 
+/// Every indexed module that exports `name`, with the kind, in module
+/// order.
+pub fn exporters(name: &str) -> &'static [(&'static str, ExportKind)] {
+    static BY_NAME: OnceLock<HashMap<&'static str, Vec<(&'static str, ExportKind)>>> = OnceLock::new();
+    let by_name = BY_NAME.get_or_init(|| {
+        let mut out: HashMap<&'static str, Vec<(&'static str, ExportKind)>> = HashMap::new();
+        for (module, names) in &index().exports {
+            for (name, kind) in names {
+                out.entry(*name).or_default().push((*module, *kind));
+            }
+        }
+        out.values_mut().for_each(|v| v.sort());
+        out
+    });
+    by_name.get(name).map(Vec::as_slice).unwrap_or(&[])
+}
+
+/// The names indexed module `module` exports, where the index lists it.
+pub fn exports_of(module: &str) -> Option<&'static HashMap<&'static str, ExportKind>> {
+    index().exports.get(module)
+}
+
 /// Whether indexed package `package` has a submodule `sub` (loaded by
 /// importing it or not); `None` when the index does not list the package.
 pub fn has_submodule(package: &str, sub: &str) -> Option<bool> {
@@ -159,8 +181,9 @@ pub fn has_submodule(package: &str, sub: &str) -> Option<bool> {
 
 /// The modules the fragment itself uses, in the order it names them: the
 /// modules of its own imports (`flask` for `from flask import Flask`), then
-/// those of the conventional aliases (`np`) and well-known members
-/// (`UploadFile`: `fastapi`) it uses without importing.
+/// those of the conventional aliases (`np`), well-known members
+/// (`UploadFile`: `fastapi`) and names one library alone exports
+/// (`MatrixSymbol`: `sympy`) it uses without importing.
 pub fn fragment_modules(ctx: &Context) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut push = |m: &str| {
@@ -184,6 +207,12 @@ pub fn fragment_modules(ctx: &Context) -> Vec<String> {
             if let Some(stmt) = super::knowledge::well_known_import(&f.name) {
                 push(imported_module(stmt));
             }
+        }
+    }
+    for f in &ctx.analysis.free_names {
+        // A name one library alone exports (`MatrixSymbol`: `sympy`).
+        if let Some(stmt) = super::sole_exports::import_for(ctx, &f.name, &f.usage) {
+            push(imported_module(&stmt));
         }
     }
     for f in &ctx.analysis.free_names {
@@ -414,6 +443,20 @@ mod tests {
         // Only libraries the fragment uses count: flask is not imported here.
         with_ctx("print(request.method)\n", |ctx| {
             assert_eq!(exported_import(ctx, "request", &ctx.usage_of("request")), None);
+        });
+    }
+
+    #[test]
+    fn a_name_one_library_alone_exports_means_the_fragment_uses_that_library() {
+        // No import: `MultiIndex` is pandas' alone, so `json_normalize`
+        // and a bare `concat` are pandas' too.
+        let src = "idx = MultiIndex.from_tuples(pairs)\nflat = json_normalize(records)\nboth = concat([a, b])\n";
+        with_ctx(src, |ctx| {
+            assert!(fragment_modules(ctx).contains(&"pandas".to_string()));
+            assert_eq!(exported_import(ctx, "concat", &ctx.usage_of("concat")).as_deref(), Some("from pandas import concat"));
+        });
+        with_ctx("both = concat([a, b])\n", |ctx| {
+            assert_eq!(exported_import(ctx, "concat", &ctx.usage_of("concat")), None, "nothing else about pandas");
         });
     }
 

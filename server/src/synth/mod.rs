@@ -39,6 +39,7 @@ pub mod rules;
 pub mod search;
 pub mod session;
 mod slice;
+mod sole_exports;
 mod stdlib_index;
 pub mod stand_in;
 pub mod streams;

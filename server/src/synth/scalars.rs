@@ -26,6 +26,8 @@ pub(super) fn string_for(name: &str, u: &Usage) -> String {
             // A directory that exists wherever the program runs: its own.
             Some("dir") => return ".".into(),
             Some("url") => return "https://example.com/api/items".into(),
+            // A database the library opens without a server or a file.
+            Some("database-url") => return "sqlite://".into(),
             Some("html") => return "<html><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>".into(),
             Some("json-str") => return "{\"name\": \"Ada\", \"id\": 1}".into(),
             // A document; the `xml-documents` rule gives it what the fragment reads.
@@ -167,5 +169,14 @@ mod tests {
         assert_eq!(string_for("value", &parsed), IP);
         let network = Usage { passed_to: vec![ArgUse { callee: "ipaddress.ip_network".into(), position: Some(0), keyword: None }], ..Default::default() };
         assert_eq!(string_for("s", &network), CIDR);
+    }
+
+    #[test]
+    fn a_database_url_an_engine_opens_is_one_it_opens_offline() {
+        let engine = |callee: &str| Usage { passed_to: vec![ArgUse { callee: callee.into(), position: Some(0), keyword: None }], ..Default::default() };
+        assert_eq!(string_for("DATABASE_URL", &engine("create_engine")), "sqlite://");
+        assert_eq!(string_for("url", &engine("sqlalchemy.create_engine")), "sqlite://");
+        // Named like a URL and going nowhere in particular: a web address.
+        assert!(string_for("DATABASE_URL", &Usage::default()).starts_with("https://"));
     }
 }

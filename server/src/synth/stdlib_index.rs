@@ -54,6 +54,11 @@ fn index() -> &'static HashMap<&'static str, Export> {
     })
 }
 
+/// Whether the index has `name` (one standard-library module exports it).
+pub fn has(name: &str) -> bool {
+    index().contains_key(name)
+}
+
 /// The import of a bare name only one standard-library module exports,
 /// when the fragment uses it as what it is: a class called (or raised,
 /// subclassed, used through its members) with a capitalised name; a

@@ -41,4 +41,19 @@ mod tests {
             items = [1, 2, 3]
         "#]]);
     }
+
+    #[test]
+    fn a_function_of_a_standard_module_the_fragment_uses_is_imported_first() {
+        // `ET` is `xml.etree.ElementTree`, which alone exports `iterparse`:
+        // its import, never a hand-written `iterparse` that runs.
+        initial(&super::FreeNames, "root = ET.fromstring(text)\nfor ev, el in iterparse(path):\n    print(el.tag)\n", expect![[r###"
+            ## 1
+            import xml.etree.ElementTree as ET
+            from xml.etree.ElementTree import iterparse
+
+
+            text = '<root><item id="1">apple</item><item id="2">banana</item></root>'
+            path = 'data.xml'
+        "###]]);
+    }
 }
