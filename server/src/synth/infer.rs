@@ -42,6 +42,13 @@ pub fn best(name: &str, usage: &Usage, depth: usize) -> Value {
         // Compared with a constant (`tok.type == token.LPAR`): be that constant.
         return Value::Expr { code: constant.clone(), imports: vec![] };
     }
+    // A part used as an instance of a library type (`self.app` with
+    // `app_context()` and `url_map`): the real one, never a look-alike.
+    if depth > 0 {
+        if let Some(v) = super::library_types::real_instance_by_members(usage.attrs.keys().map(String::as_str)) {
+            return v;
+        }
+    }
     let kind = rank_kinds(name, usage).into_iter().next().unwrap_or("int");
     build(kind, name, usage, depth)
 }
@@ -391,6 +398,22 @@ mod tests {
         u.subscripts.push((Key::Str("price".into()), Usage::default()));
         let v = candidates("sales", &u).remove(0);
         assert!(v.expr().starts_with("pd.DataFrame({'price': ["), "{v:?}");
+    }
+
+    #[test]
+    fn a_part_used_as_a_library_type_is_a_real_instance() {
+        // `self.app.app_context()` and `self.app.url_map`: Flask's own application.
+        let mut app = attrs(&["app_context", "url_map"]);
+        app.attrs.get_mut("app_context").unwrap().calls.push(CallShape { positional: 0, keywords: vec![], star_args: false });
+        let mut me = Usage::default();
+        me.attrs.insert("app".into(), app);
+        let Value::Object { attrs, .. } = candidates("self", &me).remove(0) else { panic!("an object") };
+        assert_eq!(attrs[0].1.expr(), "Flask(__name__)");
+        // One member alone says nothing without the fragment's context.
+        let mut me = Usage::default();
+        me.attrs.insert("app".into(), super::tests::attrs(&["route"]));
+        let Value::Object { attrs, .. } = candidates("self", &me).remove(0) else { panic!("an object") };
+        assert_ne!(attrs[0].1.expr(), "Flask(__name__)");
     }
 
     #[test]

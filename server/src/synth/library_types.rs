@@ -357,6 +357,14 @@ pub fn real_instance<'a>(
     })
 }
 
+/// A real instance for a value held inside another (`self.app` used with
+/// `app_context()` and `session_interface`), where no fragment context is
+/// at hand: only two or more of a type's members say which it is.
+pub fn real_instance_by_members<'a>(attrs: impl IntoIterator<Item = &'a str> + Clone) -> Option<Value> {
+    let (code, import) = best_type(attrs, |_| false)?.0.recipe.clone()?;
+    Some(Value::Expr { code, imports: vec![import] })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
