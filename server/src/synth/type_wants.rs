@@ -72,7 +72,7 @@ pub fn library_value(class: &str) -> Option<Value> {
     table.iter().find(|(c, _)| *c == class).map(|(_, v)| v.clone())
 }
 
-const KINDS: &[&str] = &["str", "bytes", "int", "float", "bool", "list", "tuple", "dict", "set", "function", "datetime", "date", "ndarray", "dataframe", "series", "iterator", "pathlib"];
+const KINDS: &[&str] = &["str", "bytes", "int", "float", "bool", "list", "tuple", "dict", "set", "function", "datetime", "date", "ndarray", "dataframe", "series", "iterator", "pathlib", "object"];
 
 fn wanted(name: &str) -> Option<Wanted> {
     if let Some(v) = library_value(name) {
@@ -175,6 +175,10 @@ mod tests {
         // `vars(3)`: any object with a `__dict__`, built by the standard library.
         let w = read("vars() argument must have __dict__ attribute").unwrap();
         assert_eq!((w.bad.clone(), kinds(&w)), (None, vec!["types.SimpleNamespace(name='Ada', size=3)".to_string()]));
+        // `jar.clear(domain, path)` on a list: no builtin's method, an object's.
+        let w = read("list.clear() takes no arguments (2 given)").unwrap();
+        assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("list"), vec!["object".to_string()]));
+        assert!(read("Jar.clear() takes no arguments (2 given)").is_none(), "the fragment's own class is not retyped");
     }
 
     #[test]
