@@ -72,7 +72,7 @@ pub(crate) fn definitions(
         match def.kind() {
             "function_definition" => functions.push(function(def, decorators(stmt, src), src, false, usage_of)),
             "class_definition" => {
-                let methods = def
+                let methods: Vec<FunctionDef> = def
                     .child_by_field_name("body")
                     .map(|body| {
                         statements_of(body)
@@ -86,11 +86,13 @@ pub(crate) fn definitions(
                     .child_by_field_name("name")
                     .map_or("", |n| text(n, src))
                     .to_string();
+                let generated_init = dataclass_init(stmt, def, src, &methods);
                 classes.push(ClassDef {
                     name,
                     line: line(def),
                     end_line: end_line(def),
                     methods,
+                    generated_init,
                 });
             }
             _ => {}
@@ -108,6 +110,40 @@ fn definition_of(stmt: Node) -> Node {
 }
 
 /// The decorators of a (possibly decorated) definition statement.
+/// The `__init__` that `@dataclass` (or `@dataclasses.dataclass(...)`)
+/// generates from the class's annotated fields, when the class defines
+/// none itself.
+fn dataclass_init(stmt: Node, def: Node, src: &str, methods: &[FunctionDef]) -> Option<FunctionDef> {
+    let is_dataclass = decorators(stmt, src).iter().any(|d| d.target.rsplit('.').next() == Some("dataclass"));
+    if !is_dataclass || methods.iter().any(|m| m.name == "__init__") {
+        return None;
+    }
+    let body = def.child_by_field_name("body")?;
+    let mut params = vec![Param { name: "self".into(), star: String::new(), has_default: false, annotation: None, default: None, default_expr: None, usage: Usage::default() }];
+    for s in statements_of(body).into_iter().filter(|s| s.kind() == "expression_statement") {
+        let Some(a) = named(s).next().filter(|a| a.kind() == "assignment") else { continue };
+        let (Some(left), Some(ty)) = (a.child_by_field_name("left"), a.child_by_field_name("type")) else { continue };
+        let annotation = text(ty, src).to_string();
+        let default = a.child_by_field_name("right").map(|r| text(r, src).to_string());
+        let init_false = default.as_deref().is_some_and(|d| d.replace(' ', "").contains("init=False"));
+        if left.kind() != "identifier" || annotation.contains("ClassVar") || init_false {
+            continue;
+        }
+        params.push(Param { name: text(left, src).to_string(), star: String::new(), has_default: default.is_some(), annotation: Some(annotation), default, default_expr: None, usage: Usage::default() });
+    }
+    Some(FunctionDef {
+        name: "__init__".into(),
+        line: line(def),
+        params,
+        is_async: false,
+        is_method: true,
+        decorators: Vec::new(),
+        end_line: line(def),
+        is_generator: false,
+        returns_function: None,
+    })
+}
+
 fn decorators(stmt: Node, src: &str) -> Vec<Decorator> {
     if stmt.kind() != "decorated_definition" {
         return Vec::new();
@@ -286,6 +322,20 @@ mod tests {
             ["key", "opts"]
         );
         assert_eq!(f[0].params[1].star, "**");
+    }
+
+    #[test]
+    fn a_dataclass_gets_the_init_its_decorator_writes() {
+        let src = "from typing import ClassVar\n@dataclass(frozen=True)\nclass Square:\n    unit: ClassVar[str] = 'cm'\n    length: float\n    label: str = 'sq'\n    area: float = field(init=False, default=0.0)\n    def grow(self): pass\n";
+        let (_, c) = defs(src);
+        let init = c[0].generated_init.as_ref().expect("a generated __init__");
+        let params: Vec<(&str, bool)> = init.params.iter().map(|p| (p.name.as_str(), p.has_default)).collect();
+        assert_eq!(params, [("self", false), ("length", false), ("label", true)]);
+        assert_eq!(init.params[1].annotation.as_deref(), Some("float"));
+        assert!(c[0].methods.iter().all(|m| m.name != "__init__"), "not a method with lines of its own");
+        // Its own `__init__` wins; without the decorator there is none.
+        let (_, c) = defs("@dataclasses.dataclass\nclass P:\n    x: int\n    def __init__(self, y): pass\nclass Q:\n    x: int\n");
+        assert!(c.iter().all(|c| c.generated_init.is_none()));
     }
 
     #[test]

@@ -452,6 +452,11 @@ pub struct ClassDef {
     /// The last line of the `class` (its body included).
     pub end_line: u32,
     pub methods: Vec<FunctionDef>,
+    /// The `__init__` a `@dataclass` decorator writes for a class that has
+    /// none of its own: one parameter per annotated field it takes (not
+    /// `ClassVar`s, not `field(init=False)`), in order, those with a default
+    /// after. Not among `methods`: it has no lines of its own.
+    pub generated_init: Option<FunctionDef>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]

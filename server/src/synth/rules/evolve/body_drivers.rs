@@ -112,7 +112,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
     }
     for c in &ctx.analysis.classes {
         // An instance without running a constructor that needs arguments.
-        let init_args = c.methods.iter().find(|x| x.name == "__init__").map(|i| i.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).count()).unwrap_or(0);
+        let init_args = c.methods.iter().find(|x| x.name == "__init__").or(c.generated_init.as_ref()).map(|i| i.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).count()).unwrap_or(0);
         let instance = if init_args == 0 { format!("{}()", c.name) } else { format!("{}.__new__({})", c.name, c.name) };
         for m in c.methods.iter().filter(|m| block_uncovered(m) && !m.name.starts_with("__")) {
             let params: Vec<_> = m.params.iter().skip(1).filter(|x| x.star.is_empty()).collect();

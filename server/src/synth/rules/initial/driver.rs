@@ -55,7 +55,7 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
         if referenced(ctx, &c.name, &def_lines(&c.name)) {
             continue;
         }
-        let init = c.methods.iter().find(|m| m.name == "__init__");
+        let init = c.methods.iter().find(|m| m.name == "__init__").or(c.generated_init.as_ref());
         let init_args = init.map(|m| driver_args(ctx, p, m, true)).unwrap_or_default();
         let obj = format!("{}_instance", c.name.to_lowercase());
         p.driver.push(format!("{obj} = {}({init_args})", c.name));
