@@ -71,8 +71,13 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     // A class or constant (`ZipFile`, `EACCES`), or a function of a module
     // the fragment uses (`iterparse(path)` beside `ET.fromstring`): not
     // the fragment's own helper, so its import comes first.
+    // Or of the module another bare name is well known from (`field`
+    // beside `@dataclass`, both cut off with their import line).
+    let sibling_from = |module: Option<&str>| {
+        ctx.analysis.free_names.iter().any(|g| g.name != f.name && well_known_import(&g.name).is_some_and(|s| imported_from(s) == module))
+    };
     let stdlib_first = |stmt: &str| {
-        stdlib_index::is_distinctive(&f.name) || library_types::fragment_modules(ctx).iter().any(|m| Some(m.as_str()) == imported_from(stmt))
+        stdlib_index::is_distinctive(&f.name) || library_types::fragment_modules(ctx).iter().any(|m| Some(m.as_str()) == imported_from(stmt)) || sibling_from(imported_from(stmt))
     };
     if allow_import {
         if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') {

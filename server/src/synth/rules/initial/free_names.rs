@@ -43,6 +43,16 @@ mod tests {
     }
 
     #[test]
+    fn a_function_of_the_module_a_sibling_name_comes_from_is_imported_first() {
+        // `dataclass` and `field` lost the same import line.
+        initial(&super::FreeNames, "@dataclass\nclass P:\n    tags: list = field(default_factory=list)\n", expect![[r#"
+            ## 1
+            from dataclasses import dataclass
+            from dataclasses import field
+        "#]]);
+    }
+
+    #[test]
     fn a_function_of_a_standard_module_the_fragment_uses_is_imported_first() {
         // `ET` is `xml.etree.ElementTree`, which alone exports `iterparse`:
         // its import, never a hand-written `iterparse` that runs.
