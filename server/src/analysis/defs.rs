@@ -109,7 +109,6 @@ fn definition_of(stmt: Node) -> Node {
     }
 }
 
-/// The decorators of a (possibly decorated) definition statement.
 /// The `__init__` that `@dataclass` (or `@dataclasses.dataclass(...)`)
 /// generates from the class's annotated fields, when the class defines
 /// none itself.
@@ -144,6 +143,7 @@ fn dataclass_init(stmt: Node, def: Node, src: &str, methods: &[FunctionDef]) -> 
     })
 }
 
+/// The decorators of a (possibly decorated) definition statement.
 fn decorators(stmt: Node, src: &str) -> Vec<Decorator> {
     if stmt.kind() != "decorated_definition" {
         return Vec::new();

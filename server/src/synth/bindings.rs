@@ -68,23 +68,23 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
         c.push(Candidate::Value(v.clone()));
     }
     let stdlib_import = stdlib_index::import_for(&f.name, &f.usage);
-    // A class or constant (`ZipFile`, `EACCES`), or a function of a module
-    // the fragment uses (`iterparse(path)` beside `ET.fromstring`): not
-    // the fragment's own helper, so its import comes first.
-    // Or of the module another bare name is well known from (`field`
-    // beside `@dataclass`, both cut off with their import line).
-    let sibling_from = |module: Option<&str>| {
-        ctx.analysis.free_names.iter().any(|g| g.name != f.name && well_known_import(&g.name).is_some_and(|s| imported_from(s) == module))
-    };
-    let stdlib_first = |stmt: &str| {
-        stdlib_index::is_distinctive(&f.name) || library_types::fragment_modules(ctx).iter().any(|m| Some(m.as_str()) == imported_from(stmt)) || sibling_from(imported_from(stmt))
-    };
+    // A class or constant (`ZipFile`, `EACCES`), a function of a module the
+    // fragment uses (`iterparse(path)` beside `ET.fromstring`), or of the
+    // module another bare name is well known from (`field` beside
+    // `@dataclass`, both cut off with their import line): not the
+    // fragment's own helper, so its import comes first.
+    let stdlib_first = stdlib_import.as_deref().is_some_and(|stmt| {
+        let module = imported_from(stmt);
+        stdlib_index::is_distinctive(&f.name)
+            || library_types::fragment_modules(ctx).iter().any(|m| Some(m.as_str()) == module)
+            || ctx.analysis.free_names.iter().any(|g| g.name != f.name && well_known_import(&g.name).is_some_and(|s| imported_from(s) == module))
+    });
     if allow_import {
         if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') {
             c.push(Candidate::Import(format!("import {}", f.name)));
         } else if let Some(stmt) = conventional_import(&f.name).or_else(|| well_known_import(&f.name)) {
             c.push(Candidate::Import(stmt.to_string()));
-        } else if let Some(stmt) = stdlib_import.clone().filter(|s| stdlib_first(s)) {
+        } else if let Some(stmt) = stdlib_import.clone().filter(|_| stdlib_first) {
             // A name only one standard-library module has, used as what it is.
             c.push(Candidate::Import(stmt));
         } else if !f.usage.attrs.is_empty() && f.usage.calls.is_empty() && crate::knowledge::distribution_for(&f.name).is_some_and(|_| f.name.chars().all(|c| c.is_ascii_lowercase() || c == '_')) {
@@ -108,7 +108,7 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     // A lowercase function name (`tee`, `parse`) is as often the fragment's
     // own helper: the import comes second, after the value its use suggests
     // (and before any stub), so that a failing guess reaches it next.
-    if let Some(stmt) = stdlib_import.filter(|s| allow_import && !stdlib_first(s)) {
+    if let Some(stmt) = stdlib_import.filter(|_| allow_import && !stdlib_first) {
         let stub = c.iter().position(|x| matches!(x, Candidate::Value(v) if v.is_stub())).unwrap_or(c.len());
         let at = stub.min(first_inferred + 1).min(c.len());
         c.insert(at, Candidate::Import(stmt));

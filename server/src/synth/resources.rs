@@ -283,8 +283,13 @@ pub fn stream_content(format: Option<&str>) -> Vec<u8> {
             return bytes;
         }
     }
-    let name = format!("stream.{}", format.unwrap_or("txt"));
-    text_for(&name, "open").map(|r| r.content).unwrap_or_default()
+    sample_of(format.unwrap_or("txt")).unwrap_or_default()
+}
+
+/// The sample text a file in `format` (its extension: `json`, `csv`) holds
+/// when nothing else is known of it.
+fn sample_of(format: &str) -> Option<Vec<u8>> {
+    text_for(&format!("sample.{format}"), "open").map(|r| r.content)
 }
 
 /// A binary format a file read so is in.
@@ -412,8 +417,7 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     // Nothing known of what it holds, but its loader parses one format
     // (`json.load(fp)` of a file named by a parameter): a sample of that.
     if let Some(format) = shape.loader.as_deref().and_then(loaded_format).filter(|_| !lower.ends_with(".gz")) {
-        let sample = format!("sample.{format}");
-        return text_for(&sample, how).map(|r| Resource { path: clean.to_string(), content: r.content });
+        return sample_of(format).map(|content| Resource { path: clean.to_string(), content });
     }
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     // An XML file holds the elements the fragment looks for in it.

@@ -96,14 +96,10 @@ fn is_compound(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::analyze;
-    use std::collections::BTreeSet;
+    use crate::synth::rules::check::with_ctx;
 
     fn import(src: &str, name: &str) -> Option<String> {
-        let analysis = analyze(src);
-        let stdlib = BTreeSet::new();
-        let ctx = Context { fragment: src, analysis: &analysis, stdlib: &stdlib };
-        import_for(&ctx, name, &ctx.usage_of(name))
+        with_ctx(src, |ctx| import_for(ctx, name, &ctx.usage_of(name)))
     }
 
     #[test]

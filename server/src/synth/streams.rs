@@ -98,8 +98,11 @@ pub fn value(ctx: &Context, stream: Stream) -> Value {
     match (stream.mode, String::from_utf8(content)) {
         (Mode::Text, Ok(text)) => call("io.StringIO", vec![Value::Str(text)], "import io"),
         (Mode::Binary, Ok(text)) if text.is_ascii() => call("io.BytesIO", vec![Value::Bytes(text)], "import io"),
-        (_, Ok(text)) => call("io.BytesIO", vec![Value::Expr { code: py_bytes(text.as_bytes()), imports: vec![] }], "import io"),
-        (_, Err(e)) => call("io.BytesIO", vec![Value::Expr { code: py_bytes(e.as_bytes()), imports: vec![] }], "import io"),
+        // Bytes no text literal spells (a pickle): escaped.
+        (_, content) => {
+            let bytes = content.map(String::into_bytes).unwrap_or_else(|e| e.into_bytes());
+            call("io.BytesIO", vec![Value::Expr { code: py_bytes(&bytes), imports: vec![] }], "import io")
+        }
     }
 }
 
@@ -116,14 +119,13 @@ fn parses_csv(ctx: &Context) -> bool {
 mod tests {
     use super::*;
     use crate::analysis::analyze;
-    use std::collections::BTreeSet;
+    use crate::synth::rules::check::with_ctx;
 
     fn stream_of(src: &str, name: &str) -> Option<String> {
-        let analysis = analyze(src);
-        let stdlib = BTreeSet::new();
-        let ctx = Context { fragment: src, analysis: &analysis, stdlib: &stdlib };
-        let (s, _) = wanted(&ctx.usage_of(name))?;
-        Some(value(&ctx, s).expr())
+        with_ctx(src, |ctx| {
+            let (s, _) = wanted(&ctx.usage_of(name))?;
+            Some(value(ctx, s).expr())
+        })
     }
 
     #[test]

@@ -33,12 +33,11 @@ impl Rule for MissingFile {
                 .filter(|n| matches!(fail.base.binding(n).and_then(Binding::value), Some(Value::Str(s)) if s == path))
                 .find_map(|n| resources::file_through_name(ctx.analysis, n, path))
         };
-        let how = literal.map(|f| f.how.as_str()).unwrap_or("open");
         let made = match literal {
-            Some(_) => None,
-            None => through_name(),
+            Some(f) => resources::file_for(ctx.analysis, path, &f.how),
+            None => through_name().or_else(|| resources::file_for(ctx.analysis, path, "open")),
         };
-        let Some(r) = made.or_else(|| resources::file_for(ctx.analysis, path, how)) else { return Vec::new() };
+        let Some(r) = made else { return Vec::new() };
         let mut p = fail.base.clone();
         p.add_resource(r);
         vec![p]

@@ -4,6 +4,7 @@
 //! wanted kind; `partial(f, ...)`'s "first argument must be callable"
 //! names the argument by position.
 
+use crate::analysis::tokens::{line_tokens, Token, TokenKind};
 use crate::analysis::Key;
 use crate::analysis::Usage;
 use crate::synth::bindings::usage_of;
@@ -72,29 +73,29 @@ fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &st
     if want.bad.is_none() && names.len() != 1 {
         return Vec::new();
     }
+    // The prefix with `n`'s value retyped as each wanted kind, its items
+    // too when `items`.
+    let retyped = |n: &String, current: &Value, items: bool| -> Vec<Prefix> {
+        let usage = usage_of(ctx, n);
+        want.wanted
+            .iter()
+            .filter_map(|w| {
+                let mut v = current.clone();
+                (retype(&mut v, want.bad.as_deref(), w, n, &usage, items, 0) && v != *current).then(|| with_candidate(base, n, v))
+            })
+            .collect()
+    };
     let mut out = Vec::new();
     for n in names {
-        let usage = usage_of(ctx, n);
         let Some(current) = base.binding(n).and_then(Binding::value) else { continue };
-        for w in &want.wanted {
-            let mut v = current.clone();
-            if retype(&mut v, want.bad.as_deref(), w, n, &usage, want.items, 0) && v != *current {
-                out.push(with_candidate(base, n, v));
-            }
-        }
+        out.extend(retyped(n, current, want.items));
     }
     if out.is_empty() && want.bad.is_some() && !want.items {
         // Still nothing, and the line subscripts a list the prefix made
         // (`location + parts[0]`): the offending value is that item.
         for n in names.iter().filter(|n| subscripted_on(line, n)) {
-            let usage = usage_of(ctx, n);
             let Some(current @ (Value::List(_) | Value::Tuple(_))) = base.binding(n).and_then(Binding::value) else { continue };
-            for w in &want.wanted {
-                let mut v = current.clone();
-                if retype(&mut v, want.bad.as_deref(), w, n, &usage, true, 0) && v != *current {
-                    out.push(with_candidate(base, n, v));
-                }
-            }
+            out.extend(retyped(n, current, true));
         }
     }
     if let (true, Some((typ, kind))) = (out.is_empty(), &want.swap) {
@@ -109,13 +110,31 @@ fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &st
 }
 
 /// Whether `line` takes one item of `name` itself (`name[0]`, `name[i]`;
-/// a slice `name[:1]` is a list again).
+/// a slice `name[:1]` is a list again), read with the one lexer: not in a
+/// string or comment, not an attribute of another value.
 fn subscripted_on(line: &str, name: &str) -> bool {
-    line.match_indices(name).any(|(at, _)| {
-        let before = line[..at].chars().next_back();
-        let index = line[at + name.len()..].strip_prefix('[').and_then(|rest| rest.split(']').next());
-        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') && index.is_some_and(|i| !i.contains(':'))
+    let toks = line_tokens(line);
+    let text = |t: &Token| &line[t.start..t.end];
+    toks.iter().enumerate().any(|(i, t)| {
+        let opens = t.kind == TokenKind::Name && !t.after_dot && text(t) == name && toks.get(i + 1).is_some_and(|b| text(b) == "[");
+        opens && !is_slice(toks[i + 2..].iter().map(text))
     })
+}
+
+/// Whether the subscript whose tokens follow its `[` is a slice: a `:` at
+/// its own depth before its `]`.
+fn is_slice<'a>(inside: impl Iterator<Item = &'a str>) -> bool {
+    let mut depth = 0usize;
+    for t in inside {
+        match t {
+            "[" | "(" | "{" => depth += 1,
+            "]" | ")" | "}" if depth == 0 => return false,
+            "]" | ")" | "}" => depth -= 1,
+            ":" if depth == 0 => return true,
+            _ => {}
+        }
+    }
+    false
 }
 
 fn retype(v: &mut Value, bad: Option<&str>, want: &Wanted, name: &str, usage: &Usage, items: bool, depth: usize) -> bool {
@@ -176,6 +195,8 @@ mod tests {
     fn an_item_the_line_indexes_gets_the_wanted_type() {
         // Only `parts[0]` can be the int: `location` is already text.
         assert!(!super::subscripted_on("new = parts[:1] + 'Z'", "parts"), "a slice is no item");
+        assert!(super::subscripted_on("x = loc + parts[idx[0]]", "parts"));
+        assert!(!super::subscripted_on("x = loc + 'parts[0]' + self.parts[0]", "parts"), "in a string, or another value's");
         refine_with(&super::WantedType, "print(location + parts[0])\n", |p| {
             *p.binding_mut("location").unwrap() = Binding::new("location", vec![Candidate::Value(Value::Str("assets/".into()))]);
             *p.binding_mut("parts").unwrap() = Binding::new("parts", vec![Candidate::Value(Value::List(vec![Value::Int(3), Value::Int(4)]))]);
