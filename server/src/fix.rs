@@ -746,7 +746,7 @@ pub fn select_lines(source: &str, lines: Option<(u32, u32)>) -> Result<String, F
 }
 
 fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchain, started: Instant) -> FixReport {
-    let program = program::assemble(fragment, analysis, "", "", &[], None, None);
+    let program = program::assemble(fragment, analysis, "", "", &[], None, None, &[]);
     let first = &analysis.syntax_errors[0];
     let executable = analysis.statements.iter().map(|s| s.line).collect();
     let coverage = Coverage::new(executable, BTreeSet::new());

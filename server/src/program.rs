@@ -83,9 +83,21 @@ pub const HOST: &str = "_RunnableHost";
 /// The method name of a body wrapped in [`HOST`] (no leading `__`: no mangling).
 pub const METHOD: &str = "runnable_fragment";
 
+/// A second pass of the driver after the first: names rebound to other
+/// values (`rebind`, Python source), then the wrapper's call again and
+/// `driver`. One program so covers the branches that need other inputs,
+/// as a test calling a function twice does; the fragment's own lines run
+/// once more only where they sit inside a function.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Replay {
+    pub rebind: String,
+    pub driver: String,
+}
+
 /// Build the program. `prefix` and `suffix` are complete Python source
 /// (possibly empty); the wrapper's driver call, when needed, is placed
-/// before `suffix`.
+/// before `suffix`; each of `replays` follows, with the call again.
+#[allow(clippy::too_many_arguments)]
 pub fn assemble(
     fragment: &str,
     analysis: &Analysis,
@@ -94,6 +106,7 @@ pub fn assemble(
     wrapper_params: &[String],
     host: Option<&str>,
     context: Option<&str>,
+    replays: &[Replay],
 ) -> Program {
     let mut out: Vec<String> = Vec::new();
     let push_block = |out: &mut Vec<String>, text: &str| {
@@ -129,23 +142,37 @@ pub fn assemble(
             out.push("    pass".into());
         }
     }
-    let mut suffix_text = String::new();
+    let mut call_text = String::new();
     if let Some((_, call)) = &head {
         match context {
             // The wrapper's call inside the context the body needs.
             Some(cm) => {
-                suffix_text.push_str(&format!("with {cm}:\n"));
-                suffix_text.push_str(&call.lines().map(|l| if l.is_empty() { String::new() } else { format!("    {l}") }).collect::<Vec<_>>().join("\n"));
+                call_text.push_str(&format!("with {cm}:\n"));
+                call_text.push_str(&call.lines().map(|l| if l.is_empty() { String::new() } else { format!("    {l}") }).collect::<Vec<_>>().join("\n"));
             }
-            None => suffix_text.push_str(call),
+            None => call_text.push_str(call),
         }
     }
-    let user_suffix = suffix.trim_end_matches('\n');
-    if !user_suffix.is_empty() {
+    let drive = |driver: &str| -> String {
+        [call_text.as_str(), driver.trim_end_matches('\n')].into_iter().filter(|t| !t.is_empty()).collect::<Vec<_>>().join("\n")
+    };
+    let mut suffix_text = drive(suffix);
+    for r in replays {
+        let again = drive(&r.driver);
+        if again.is_empty() {
+            continue;
+        }
         if !suffix_text.is_empty() {
+            suffix_text.push_str("\n\n");
+        }
+        let rebind = r.rebind.trim_end_matches('\n');
+        suffix_text.push_str(rebind);
+        suffix_text.push('\n');
+        // A definition ends the rebinding: a blank line before the call.
+        if rebind.lines().last().is_some_and(|l| l.starts_with(' ')) {
             suffix_text.push('\n');
         }
-        suffix_text.push_str(user_suffix);
+        suffix_text.push_str(&again);
     }
     if !suffix_text.is_empty() {
         out.push(String::new());
@@ -172,7 +199,7 @@ mod tests {
 
     #[test]
     fn plain_fragment_follows_prefix() {
-        let p = assemble("x = a + 1\nprint(x)\n", &analysis(Wrap::None, 0), "a = 1\n", "", &[], None, None);
+        let p = assemble("x = a + 1\nprint(x)\n", &analysis(Wrap::None, 0), "a = 1\n", "", &[], None, None, &[]);
         assert_eq!(p.text, "a = 1\n\nx = a + 1\nprint(x)\n");
         assert_eq!(p.fragment_lines, vec![3, 4]);
         assert_eq!(p.fragment_line(4), Some(2));
@@ -183,7 +210,7 @@ mod tests {
     #[test]
     fn function_body_is_wrapped_and_driven() {
         let a = analysis(Wrap::Function { is_async: false, is_generator: false }, 0);
-        let p = assemble("y = self.x\n\nreturn y\n", &a, "self = 1", "", &[], None, None);
+        let p = assemble("y = self.x\n\nreturn y\n", &a, "self = 1", "", &[], None, None, &[]);
         assert_eq!(
             p.text,
             "self = 1\n\ndef __runnable_fragment():\n    y = self.x\n\n    return y\n\n__runnable_fragment()\n"
@@ -195,7 +222,7 @@ mod tests {
     #[test]
     fn async_generator_body_gets_a_drain_driver() {
         let a = analysis(Wrap::Function { is_async: true, is_generator: true }, 0);
-        let p = assemble("yield await x\n", &a, "", "", &["x".to_string()], None, None);
+        let p = assemble("yield await x\n", &a, "", "", &["x".to_string()], None, None, &[]);
         assert!(p.text.starts_with("async def __runnable_fragment(x):\n    yield await x\n"));
         assert!(p.text.contains("async def __runnable_fragment(x):"));
         assert!(p.text.contains("async for _ in __runnable_fragment(x=x):"));
@@ -205,14 +232,14 @@ mod tests {
     #[test]
     fn a_wrapped_body_is_called_inside_its_context() {
         let a = analysis(Wrap::Function { is_async: false, is_generator: false }, 0);
-        let p = assemble("return self.name\n", &a, "self = App()", "", &[], None, Some("self.test_request_context()"));
+        let p = assemble("return self.name\n", &a, "self = App()", "", &[], None, Some("self.test_request_context()"), &[]);
         assert!(p.suffix.starts_with(&format!("with self.test_request_context():\n    {WRAPPER}(")), "{}", p.suffix);
     }
 
     #[test]
     fn bodies_calling_super_become_methods_of_a_host_subclass() {
         let a = analysis(Wrap::Function { is_async: false, is_generator: false }, 0);
-        let p = assemble("super().setup()\nreturn 1\n", &a, "self = Base()", "", &[], Some("Base"), None);
+        let p = assemble("super().setup()\nreturn 1\n", &a, "self = Base()", "", &[], Some("Base"), None, &[]);
         assert_eq!(
             p.text,
             "self = Base()\n\nclass _RunnableHost(Base):\n    def runnable_fragment(self):\n        super().setup()\n        return 1\n\nself.__class__ = _RunnableHost\nself.runnable_fragment()\n"
@@ -221,8 +248,23 @@ mod tests {
     }
 
     #[test]
+    fn a_replay_rebinds_then_calls_the_wrapper_again() {
+        let a = analysis(Wrap::Function { is_async: false, is_generator: false }, 0);
+        let replays = [
+            Replay { rebind: "flag = False".into(), driver: String::new() },
+            Replay { rebind: "def f():\n    return 2".into(), driver: "g()".into() },
+        ];
+        let p = assemble("if flag:\n    return f()\nreturn 0\n", &a, "flag = True", "g()", &[], None, None, &replays);
+        assert_eq!(
+            p.suffix,
+            format!("{WRAPPER}()\ng()\n\nflag = False\n{WRAPPER}()\n\ndef f():\n    return 2\n\n{WRAPPER}()\ng()\n")
+        );
+        assert_eq!(p.fragment_lines, vec![4, 5, 6]);
+    }
+
+    #[test]
     fn indented_fragment_sits_in_a_block_unchanged() {
-        let p = assemble("    a = 1\n    b = a\n", &analysis(Wrap::None, 4), "", "", &[], None, None);
+        let p = assemble("    a = 1\n    b = a\n", &analysis(Wrap::None, 4), "", "", &[], None, None, &[]);
         assert_eq!(p.text, "if True:\n    a = 1\n    b = a\n");
         assert_eq!(p.fragment_lines, vec![2, 3]);
     }

@@ -32,6 +32,7 @@ mod offline;
 mod paths;
 mod rank;
 mod render;
+mod replay;
 pub mod prefix;
 pub mod resources;
 mod scalars;

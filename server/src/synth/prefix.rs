@@ -109,6 +109,14 @@ impl LocalModule {
     }
 }
 
+/// A second pass of the driver: the values some bindings take for it, and
+/// the driver lines it runs (see `program::Replay`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Replay {
+    pub values: Vec<(String, Value)>,
+    pub driver: Vec<String>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Prefix {
     /// Imports the fragment forgot (module aliases, bare library names).
@@ -141,6 +149,9 @@ pub struct Prefix {
     /// fragment starts itself (`cli()` under the main guard), which parses
     /// `sys.argv` (`cli_args`). Empty: the interpreter's own.
     pub argv: Vec<String>,
+    /// The driver again after the first pass, with names rebound to the
+    /// values of a variant that took other branches (`synth::replay`).
+    pub replays: Vec<Replay>,
     /// The rules that made it, in order (never part of equality).
     pub trail: Trail,
 }
@@ -211,6 +222,11 @@ impl Prefix {
             }
         }
         let mut named_defs: Vec<(&str, String)> = Vec::new();
+        for r in &self.replays {
+            for (_, v) in &r.values {
+                v.imports(&mut imports);
+            }
+        }
         for (b, current) in self.bindings.iter().zip(&values) {
             match current {
                 Candidate::Import(stmt) => imports.push(stmt.clone()),
@@ -291,6 +307,20 @@ impl Prefix {
 
     pub fn suffix(&self) -> String {
         if self.driver.is_empty() { String::new() } else { self.driver.join("\n") + "\n" }
+    }
+
+    /// The program this prefix makes of `fragment`.
+    pub fn program(&self, fragment: &str, analysis: &crate::analysis::Analysis) -> crate::program::Program {
+        let replays: Vec<crate::program::Replay> = self
+            .replays
+            .iter()
+            .map(|r| {
+                let mut rebind = vec!["# Again, with the values that take the other branches.".to_string()];
+                rebind.extend(r.values.iter().map(|(name, v)| v.definition(name)));
+                crate::program::Replay { rebind: rebind.join("\n"), driver: r.driver.join("\n") }
+            })
+            .collect();
+        crate::program::assemble(fragment, analysis, &self.render(), &self.suffix(), &self.wrapper_params, self.host.as_deref(), self.context.as_deref(), &replays)
     }
 
     /// Imports this prefix makes (for the environment and warm preloading).

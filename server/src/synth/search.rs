@@ -5,6 +5,7 @@
 
 use super::attribution::RuleUse;
 use super::prefix::Candidate;
+use super::replay;
 use super::session::{Attempt, Session};
 use super::Proposer;
 use crate::coverage::Coverage;
@@ -116,7 +117,29 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
     }
     variants.retain(|v| v.prefix != best.prefix);
     let variants = smallest_cover(&best.coverage.covered, variants, |v| &v.coverage.covered);
+    let (best, variants) = merge_variants(session, progress, best, variants)?;
+    // Two passes may reach lines neither reached alone.
+    let union = Coverage::union(executable, [&union, &best.coverage]);
     Ok(SearchResult { best, variants, union, rounds, rules: session.rules.uses() })
+}
+
+/// Variants run again in the best program, after its driver (`replay`):
+/// each that makes one program cover more is kept in it; the variants
+/// returned are those still adding lines beside it.
+fn merge_variants(session: &mut Session, progress: &dyn Progress, mut best: Attempt, variants: Vec<Attempt>) -> Result<(Attempt, Vec<Attempt>), ExecError> {
+    for v in &variants {
+        if best.coverage.is_full() || !session.has_budget() || progress.cancelled() {
+            break;
+        }
+        let Some(prefix) = replay::with_replay(&best, v) else { continue };
+        if let Some(merged) = session.attempt(prefix)? {
+            if replay::improves(&best, &merged) {
+                best = merged;
+            }
+        }
+    }
+    let left = variants.into_iter().filter(|v| v.coverage.covered.iter().any(|l| !best.coverage.covered.contains(l))).collect();
+    Ok((best, left))
 }
 
 /// A name the search moved to the placeholder (or a stub) while the run

@@ -7,7 +7,7 @@ use super::prefix::Prefix;
 use crate::analysis::Analysis;
 use crate::coverage::{self, Coverage};
 use crate::exec::{run_path_problem, ExceptionInfo, ExecError, Executor, RunOutcome, RunRequest, RunStatus};
-use crate::program::{self, Program};
+use crate::program::Program;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -116,7 +116,7 @@ impl<'a> Session<'a> {
     }
 
     pub fn build(&self, prefix: &Prefix) -> Program {
-        program::assemble(self.ctx.fragment, self.ctx.analysis, &prefix.render(), &prefix.suffix(), &prefix.wrapper_params, prefix.host.as_deref(), prefix.context.as_deref())
+        prefix.program(self.ctx.fragment, self.ctx.analysis)
     }
 
     /// Run a prefix unless an identical program already ran (`Ok(None)`).

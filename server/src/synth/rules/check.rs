@@ -62,7 +62,7 @@ fn describe_all(ps: &[Prefix]) -> String {
 /// An attempt that ran `prefix` on the fragment and ended as given;
 /// `exception.line` is a fragment line here (made a program line).
 pub(crate) fn attempt(ctx: &Context, prefix: Prefix, status: RunStatus, exception: Option<ExceptionInfo>, covered: &[u32]) -> Attempt {
-    let program = crate::program::assemble(ctx.fragment, ctx.analysis, &prefix.render(), &prefix.suffix(), &prefix.wrapper_params, prefix.host.as_deref(), prefix.context.as_deref());
+    let program = prefix.program(ctx.fragment, ctx.analysis);
     let exception = exception.map(|mut e| {
         e.line = e.line.and_then(|l| program.program_line(l));
         e
