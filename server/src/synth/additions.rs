@@ -78,15 +78,36 @@ pub(super) fn member_value(name: &str, called: bool) -> Value {
     }
 }
 
-/// Add a member to a module this prefix created.
-pub(super) fn add_to_local_module(base: &Prefix, module: &str, name: &str, called: bool) -> Option<Prefix> {
+/// Add a member to a module this prefix created: what the fragment's use of
+/// it through the module says (`helpers.app.registered_commands`), as for a
+/// name imported from it; a member named like a standard-library module and
+/// used as one (`helpers.os.path.exists`, a patch target) is that module,
+/// imported there.
+pub(super) fn add_to_local_module(ctx: &Context, base: &Prefix, module: &str, name: &str, called: bool) -> Option<Prefix> {
     let mut p = base.clone();
     let m = p.module_mut(module)?;
     if m.members.iter().any(|(n, _)| n == name) {
         return None;
     }
-    m.members.push((name.to_string(), member_value(name, called)));
+    let usage = member_usage(ctx, module, name);
+    let value = match usage {
+        _ if !called && ctx.stdlib.contains(name) => Value::Code { source: format!("import {name}"), imports: vec![] },
+        Some(u) if *u != Usage::default() && !name.starts_with(char::is_uppercase) && !infer::is_exception_name(name) => infer::best(name, u, 1),
+        _ => member_value(name, called),
+    };
+    m.members.push((name.to_string(), value));
     Some(p)
+}
+
+/// How the fragment uses `module.name` where it imports `module` whole
+/// (`import helpers`, `import pkg.helpers`).
+fn member_usage<'a>(ctx: &'a Context, module: &str, name: &str) -> Option<&'a Usage> {
+    let mut parts = module.split('.');
+    let mut usage = ctx.analysis.imported_usage.get(parts.next()?)?;
+    for part in parts {
+        usage = usage.attrs.get(part)?;
+    }
+    usage.attrs.get(name)
 }
 
 /// A created module's class lacks an attribute its instances are used

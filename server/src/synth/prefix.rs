@@ -79,13 +79,18 @@ pub struct LocalModule {
 impl LocalModule {
     pub fn source(&self) -> String {
         let mut s = String::from("# Created so that the fragment's import works.\n");
-        for (name, v) in &self.members {
+        // A member that is a module it imports goes with the imports.
+        let import_of = |v: &Value| match v {
+            Value::Code { source, .. } if source.starts_with("import ") && !source.contains('\n') => Some(source.clone()),
+            _ => None,
+        };
+        for (name, v) in self.members.iter().filter(|(_, v)| import_of(v).is_none()) {
             s.push_str(&format!("\n\n{}\n", v.definition(name)));
         }
         if self.members.iter().any(|(_, v)| v.uses_anything()) {
             s = format!("{}\n\n\n{s}", super::value::ANYTHING_DEF);
         }
-        let mut imports = Vec::new();
+        let mut imports: Vec<String> = self.members.iter().filter_map(|(_, v)| import_of(v)).collect();
         for (_, v) in &self.members {
             v.imports(&mut imports);
         }

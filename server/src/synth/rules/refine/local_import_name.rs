@@ -19,7 +19,7 @@ impl Rule for LocalImportName {
     fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
         t.failure().is_some_and(|fail| fail.is("ImportError") && !fail.is("ModuleNotFoundError"))
     }
-    fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
         let e = fail.error;
         let base = fail.base;
@@ -27,7 +27,7 @@ impl Rule for LocalImportName {
         // `cannot import name 'x' from 'm'` for a module this prefix created.
         if let [name, module, ..] = quoted_parts(&e.message)[..] {
             let called = name.chars().next().is_some_and(char::is_lowercase);
-            if let Some(p) = add_to_local_module(base, module, name, called) {
+            if let Some(p) = add_to_local_module(ctx, base, module, name, called) {
                 out.push(p);
             }
         }

@@ -32,7 +32,7 @@ impl Refine for LocalMember {
         }
         // A module this prefix created lacks the member: add it.
         if let Some(module) = fail.module_lacking_member() {
-            out.extend(add_to_local_module(base, &module, &attr, called));
+            out.extend(add_to_local_module(ctx, base, &module, &attr, called));
         }
         out
     }
@@ -66,6 +66,36 @@ mod tests {
             class Area:
                 def __init__(self, *args, **kwargs):
                     self.__dict__.update(kwargs)
+        "#]]);
+    }
+
+    #[test]
+    fn a_created_module_read_as_holding_a_module_imports_it() {
+        let fragment = "from unittest.mock import patch\nfrom helpers import exists\nwith patch('helpers.os.path.exists') as m:\n    exists('a')\n";
+        refine_with(&super::LocalMember, fragment, |p| { p.modules.push(LocalModule { name: "helpers".into(), members: vec![("exists".into(), Value::Function { returns: Box::new(Value::None), is_async: false })] }); }, ExceptionInfo { name: Some("os".into()), obj_type: Some("module".into()), ..raised("AttributeError", r#"module 'helpers' has no attribute 'os'"#, 3) }, expect![[r#"
+            ## 1
+            -- file helpers.py --
+            -- module helpers --
+            import os
+            # Created so that the fragment's import works.
+
+
+            def exists(*args, **kwargs):
+                return None
+        "#]]);
+    }
+
+    #[test]
+    fn a_member_read_through_the_module_is_what_its_use_says() {
+        let fragment = "import helpers\nfor row in helpers.rows:\n    print(row['name'].upper())\n";
+        refine_with(&super::LocalMember, fragment, |p| { p.modules.push(LocalModule { name: "helpers".into(), members: vec![] }); }, ExceptionInfo { name: Some("rows".into()), obj_type: Some("module".into()), ..raised("AttributeError", r#"module 'helpers' has no attribute 'rows'"#, 2) }, expect![[r#"
+            ## 1
+            -- file helpers.py --
+            -- module helpers --
+            # Created so that the fragment's import works.
+
+
+            rows = [{'name': 'Ada'}, {'name': 'Ada 2'}, {'name': 'Ada 3'}]
         "#]]);
     }
 }
