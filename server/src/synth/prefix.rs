@@ -119,6 +119,8 @@ impl LocalModule {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Replay {
     pub values: Vec<(String, Value)>,
+    /// Environment variables set (`Some`) or removed (`None`) before it.
+    pub environment: Vec<(String, Option<String>)>,
     pub driver: Vec<String>,
 }
 
@@ -258,7 +260,7 @@ impl Prefix {
                 .collect();
             defs.push(blocks.join("\n\n\n"));
         }
-        if !self.environment.is_empty() {
+        if !self.environment.is_empty() || self.replays.iter().any(|r| !r.environment.is_empty()) {
             imports.push("import os".to_string());
         }
         if !self.argv.is_empty() {
@@ -321,6 +323,10 @@ impl Prefix {
             .iter()
             .map(|r| {
                 let mut rebind = vec!["# Again, with the values that take the other branches.".to_string()];
+                rebind.extend(r.environment.iter().map(|(n, v)| match v {
+                    Some(v) => format!("os.environ[{}] = {}", py_str(n), py_str(v)),
+                    None => format!("os.environ.pop({}, None)", py_str(n)),
+                }));
                 rebind.extend(r.values.iter().map(|(name, v)| v.definition(name)));
                 crate::program::Replay { rebind: rebind.join("\n"), driver: r.driver.join("\n") }
             })

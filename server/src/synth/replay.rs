@@ -9,8 +9,8 @@ use super::prefix::{Candidate, Prefix, Replay};
 use super::session::Attempt;
 
 /// `best`'s prefix with the driver run again as `variant` runs it, when
-/// the two differ only in the values of bindings and in the driver: the
-/// files, modules, environment, command line and wrapping are the best's,
+/// the two differ only in the values of bindings, environment variables and
+/// the driver: the files, modules, command line and wrapping are the best's,
 /// shared by both passes. `None` when a pass again cannot be written that
 /// way, or would change nothing.
 pub fn with_replay(best: &Attempt, variant: &Attempt) -> Option<Prefix> {
@@ -22,7 +22,6 @@ pub fn with_replay(best: &Attempt, variant: &Attempt) -> Option<Prefix> {
     }
     let same_ground = b.resources == v.resources
         && b.modules == v.modules
-        && b.environment == v.environment
         && b.argv == v.argv
         && b.context == v.context
         && b.host == v.host
@@ -45,19 +44,32 @@ pub fn with_replay(best: &Attempt, variant: &Attempt) -> Option<Prefix> {
             Candidate::Value(value) => values.push((binding.name.clone(), value.clone())),
         }
     }
-    if values.is_empty() && v.driver == b.driver {
+    // Environment variables the variant sets otherwise: set (or removed)
+    // before the second pass, read by it as by the first.
+    let mut environment: Vec<(String, Option<String>)> =
+        v.environment.iter().filter(|e| !b.environment.contains(e)).map(|(n, x)| (n.clone(), Some(x.clone()))).collect();
+    environment.extend(b.environment.iter().filter(|(n, _)| !v.environment.iter().any(|(m, _)| m == n)).map(|(n, _)| (n.clone(), None)));
+    if values.is_empty() && environment.is_empty() && v.driver == b.driver {
         return None;
     }
     let mut prefix = b.clone();
-    prefix.replays.push(Replay { values, driver: v.driver.clone() });
+    prefix.replays.push(Replay { values, environment, driver: v.driver.clone() });
     Some(prefix)
 }
 
-/// Whether `merged` is a better program than `best`: it finishes as the
-/// best did and covers every statement the best covers and more.
-pub fn improves(best: &Attempt, merged: &Attempt) -> bool {
+/// Whether `merged`, the best with `variant` run again, is a better
+/// program than `best`: it finishes as the best did, swallows no exception
+/// but the one the variant meant to raise (a handler's), and covers every
+/// statement the best covers and more.
+pub fn improves(best: &Attempt, variant: &Attempt, merged: &Attempt) -> bool {
+    let same = |a: &crate::exec::ExceptionInfo, b: &crate::exec::ExceptionInfo| a.type_name == b.type_name && a.message == b.message;
+    let caught_ok = match (&best.outcome.caught, &merged.outcome.caught, &variant.outcome.caught) {
+        (_, None, _) | (Some(_), Some(_), _) => true,
+        (None, Some(m), Some(v)) => same(m, v),
+        (None, Some(_), None) => false,
+    };
     merged.completed()
-        && merged.outcome.caught.is_none() >= best.outcome.caught.is_none()
+        && caught_ok
         && merged.coverage.covered.len() > best.coverage.covered.len()
         && best.coverage.covered.iter().all(|l| merged.coverage.covered.contains(l))
 }
@@ -101,6 +113,19 @@ mod tests {
     }
 
     #[test]
+    fn an_environment_variable_set_otherwise_is_set_for_the_second_pass() {
+        with_ctx("import os\nif os.environ.get('DEBUG'):\n    return 1\nreturn 2\n", |ctx| {
+            let mut set = Prefix::default();
+            set.set_env("DEBUG", "1");
+            let best = attempt(ctx, set, RunStatus::Completed, None, &[1, 2, 3]);
+            let other = attempt(ctx, Prefix::default(), RunStatus::Completed, None, &[1, 2, 4]);
+            let merged = with_replay(&best, &other).expect("a second pass");
+            let program = merged.program(ctx.fragment, ctx.analysis);
+            assert!(program.suffix.contains("os.environ.pop('DEBUG', None)\n__runnable_fragment()"), "{}", program.suffix);
+        })
+    }
+
+    #[test]
     fn a_variant_on_other_files_or_imports_is_not_replayed() {
         with_ctx(BODY, |ctx| {
             let best = attempt(ctx, flag(true), RunStatus::Completed, None, &[1, 2]);
@@ -116,9 +141,18 @@ mod tests {
     fn only_a_program_that_finishes_and_covers_more_improves() {
         with_ctx(BODY, |ctx| {
             let best = attempt(ctx, flag(true), RunStatus::Completed, None, &[1, 2]);
-            assert!(improves(&best, &attempt(ctx, flag(true), RunStatus::Completed, None, &[1, 2, 3])));
-            assert!(!improves(&best, &attempt(ctx, flag(true), RunStatus::Raised, None, &[1, 2, 3])));
-            assert!(!improves(&best, &attempt(ctx, flag(true), RunStatus::Completed, None, &[1, 3])));
+            let other = attempt(ctx, flag(false), RunStatus::Completed, None, &[1, 3]);
+            assert!(improves(&best, &other, &attempt(ctx, flag(true), RunStatus::Completed, None, &[1, 2, 3])));
+            assert!(!improves(&best, &other, &attempt(ctx, flag(true), RunStatus::Raised, None, &[1, 2, 3])));
+            assert!(!improves(&best, &other, &attempt(ctx, flag(true), RunStatus::Completed, None, &[1, 3])));
+            // An exception swallowed on the second pass is the variant's own or a reason to refuse.
+            let caught = |t: &str| crate::exec::ExceptionInfo { type_name: t.into(), message: "m".into(), ..Default::default() };
+            let mut merged = attempt(ctx, flag(true), RunStatus::Completed, None, &[1, 2, 3]);
+            merged.outcome.caught = Some(caught("KeyError"));
+            assert!(!improves(&best, &other, &merged));
+            let mut handler = other.clone();
+            handler.outcome.caught = Some(caught("KeyError"));
+            assert!(improves(&best, &handler, &merged));
         })
     }
 }

@@ -133,7 +133,7 @@ fn merge_variants(session: &mut Session, progress: &dyn Progress, mut best: Atte
         }
         let Some(prefix) = replay::with_replay(&best, v) else { continue };
         if let Some(merged) = session.attempt(prefix)? {
-            if replay::improves(&best, &merged) {
+            if replay::improves(&best, v, &merged) {
                 best = merged;
             }
         }
