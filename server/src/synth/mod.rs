@@ -21,6 +21,7 @@ mod isinstance;
 pub mod knowledge;
 pub mod lexical;
 pub mod library_errors;
+mod library_aliases;
 pub mod library_names;
 pub mod library_types;
 mod literals;
