@@ -5,6 +5,7 @@
 
 mod additions;
 pub(crate) mod alternatives;
+mod ast_nodes;
 pub mod attribution;
 mod bindings;
 mod blocks;
