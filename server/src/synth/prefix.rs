@@ -122,6 +122,9 @@ pub struct Prefix {
     /// A context manager the wrapped body's call runs inside
     /// (`self.test_request_context()` for a Flask application's method).
     pub context: Option<String>,
+    /// Imports the context needs that no binding makes
+    /// (`from flask import Flask` for `Flask(__name__).app_context()`).
+    pub context_imports: Vec<String>,
     /// Functions the driver runs other than by calling them (a route, by a
     /// request through its framework's test client).
     pub driven: Vec<String>,
@@ -237,6 +240,7 @@ impl Prefix {
                 .collect();
             defs.push(blocks.join("\n\n\n"));
         }
+        imports.extend(self.context_imports.iter().cloned());
         if !self.environment.is_empty() {
             imports.push("import os".to_string());
         }
@@ -302,6 +306,7 @@ impl Prefix {
                 Candidate::Value(v) => v.imports(&mut stmts),
             }
         }
+        stmts.extend(self.context_imports.iter().cloned());
         stmts.iter().filter_map(|s| module_of_import(s)).collect()
     }
 }
