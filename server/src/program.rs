@@ -112,7 +112,15 @@ pub fn assemble(
     let push_block = |out: &mut Vec<String>, text: &str| {
         out.extend(text.trim_end_matches('\n').lines().map(str::to_string));
     };
-    let prefix_text = prefix.trim_end_matches('\n');
+    // A fragment run as it stands enters its context in the prefix: the
+    // only context is Flask's, whose `push()` is its documented way in
+    // without a `with` block (the fragment's text stays unindented).
+    let pushed = match (context, analysis.wrap) {
+        (Some(cm), crate::analysis::Wrap::None) => format!("{}
+{cm}.push()", prefix.trim_end_matches('\n')),
+        _ => prefix.to_string(),
+    };
+    let prefix_text = pushed.trim_start_matches('\n').trim_end_matches('\n');
     if !prefix_text.is_empty() {
         push_block(&mut out, prefix_text);
         out.push(String::new());
@@ -227,6 +235,13 @@ mod tests {
         assert!(p.text.contains("async def __runnable_fragment(x):"));
         assert!(p.text.contains("async for _ in __runnable_fragment(x=x):"));
         assert!(p.text.contains("asyncio.run(__runnable_drain())"));
+    }
+
+    #[test]
+    fn a_fragment_run_as_it_stands_pushes_its_context_first() {
+        let p = assemble("print(current_app.name)\n", &analysis(Wrap::None, 0), "from flask import current_app", "", &[], None, Some("Flask(__name__).test_request_context()"));
+        assert!(p.prefix.ends_with("from flask import current_app\nFlask(__name__).test_request_context().push()\n"), "{}", p.prefix);
+        assert!(p.text.contains("push()\n\nprint(current_app.name)\n"), "{}", p.text);
     }
 
     #[test]

@@ -51,7 +51,15 @@ pub fn import_binding(ctx: &Context, name: &str) -> Option<String> {
 /// `string`, `token` or `product` that are plain data.
 pub fn library_imports(ctx: &Context, name: &str, usage: &Usage) -> Option<Vec<String>> {
     // The fragment gives it a value of its own: its variable, not the library.
-    if ctx.analysis.literal_assignments.contains_key(name) || name.starts_with('_') {
+    if ctx.analysis.literal_assignments.contains_key(name) {
+        return None;
+    }
+    // `t.Optional[str]` in a fragment about Flask: the alias its own code
+    // imports typing by; private ones too (`_json`), which the library wrote.
+    if let Some(stmt) = super::library_aliases::import_for(ctx, name, usage) {
+        return Some(vec![stmt]);
+    }
+    if name.starts_with('_') {
         return None;
     }
     let mut out: Vec<String> = Vec::new();

@@ -5,6 +5,7 @@
 
 mod additions;
 pub(crate) mod alternatives;
+mod ast_nodes;
 pub mod attribution;
 mod bindings;
 mod blocks;
@@ -21,6 +22,7 @@ mod isinstance;
 pub mod knowledge;
 pub mod lexical;
 pub mod library_errors;
+mod library_aliases;
 pub mod library_names;
 pub mod library_types;
 mod literals;

@@ -29,6 +29,10 @@ fn attrs_at_mut<'v, 'a>(v: &'v mut Value, parts: impl Iterator<Item = &'a str>) 
             Some(Value::Object { attrs, methods, .. }) | Some(Value::Derived { attrs, methods, .. }) => {
                 attrs.iter_mut().chain(methods.iter_mut()).find(|(n, _)| n == attr).and_then(|(_, v)| item_at_mut(v, index))
             }
+            // A real `ast` node: its keyword arguments are its fields.
+            Some(Value::Call { func, kwargs, imports, .. }) if super::ast_nodes::is_node_call(func, imports) => {
+                kwargs.iter_mut().find(|(n, _)| n == attr).and_then(|(_, v)| item_at_mut(v, index))
+            }
             _ => None,
         };
     }

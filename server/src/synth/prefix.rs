@@ -137,6 +137,9 @@ pub struct Prefix {
     /// A context manager the wrapped body's call runs inside
     /// (`self.test_request_context()` for a Flask application's method).
     pub context: Option<String>,
+    /// Imports the context needs that no binding makes
+    /// (`from flask import Flask` for `Flask(__name__).app_context()`).
+    pub context_imports: Vec<String>,
     /// Functions the driver runs other than by calling them (a route, by a
     /// request through its framework's test client).
     pub driven: Vec<String>,
@@ -260,6 +263,7 @@ impl Prefix {
                 .collect();
             defs.push(blocks.join("\n\n\n"));
         }
+        imports.extend(self.context_imports.iter().cloned());
         if !self.environment.is_empty() || self.replays.iter().any(|r| !r.environment.is_empty()) {
             imports.push("import os".to_string());
         }
@@ -343,6 +347,7 @@ impl Prefix {
                 Candidate::Value(v) => v.imports(&mut stmts),
             }
         }
+        stmts.extend(self.context_imports.iter().cloned());
         stmts.iter().filter_map(|s| module_of_import(s)).collect()
     }
 }

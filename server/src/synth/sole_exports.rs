@@ -5,7 +5,8 @@
 //! hand-written function (issue 14). Pure.
 //!
 //! A name counts only when the data leaves no doubt: exactly one indexed
-//! module exports it as a class or function, the standard-library index
+//! module exports it as a class, a function or an object (`current_app`,
+//! read through its members or called), the standard-library index
 //! does not have it, and the name is distinctive by itself: named like
 //! the submodule that defines it (`relativedelta`, `rrule`), or a compound
 //! name (`create_engine`, `MultiIndex`) a library's top level exports.
@@ -45,6 +46,9 @@ fn member_import(name: &str, usage: &Usage) -> Option<String> {
         // names classes) read through its members.
         ExportKind::Class => called || usage.raised || name.starts_with(char::is_uppercase) && !usage.attrs.is_empty() && !a_module_too,
         ExportKind::Function => called && usage.attrs.is_empty(),
+        // An object (`current_app`, a proxy or a signal) is read through
+        // its members or called; a compound name only, at a top level.
+        ExportKind::Object => !own_named && (called || !usage.attrs.is_empty()),
         _ => false,
     };
     fits.then(|| format!("from {module} import {name}"))
@@ -66,14 +70,14 @@ fn submodule_import(name: &str, usage: &Usage) -> Option<String> {
 }
 
 /// The one indexed module exporting `name` as something other than a
-/// module, when it is a class or function and no other package has a
+/// module, when it is a class, function or object and no other package has a
 /// module of that name (`jinja2.debug` beside `jinja2.ext`'s `debug`).
 fn sole_member(name: &str) -> Option<(&'static str, ExportKind)> {
     let all = exporters(name);
     let members: Vec<_> = all.iter().filter(|(_, k)| *k != ExportKind::Module).collect();
     let [&(module, kind)] = members[..] else { return None };
     let modules_elsewhere = all.iter().any(|(m, k)| *k == ExportKind::Module && format!("{m}.{name}") != module);
-    (matches!(kind, ExportKind::Class | ExportKind::Function) && !modules_elsewhere).then_some((module, kind))
+    (matches!(kind, ExportKind::Class | ExportKind::Function | ExportKind::Object) && !modules_elsewhere).then_some((module, kind))
 }
 
 /// Whether `module` is a library's top level: no indexed module is its
@@ -135,6 +139,11 @@ mod tests {
         assert_eq!(
             import("idx = MultiIndex.from_tuples(pairs)\n", "MultiIndex").as_deref(),
             Some("from pandas import MultiIndex")
+        );
+        // An object (a context proxy) read through its members.
+        assert_eq!(
+            import("debug = current_app.config['DEBUG']\n", "current_app").as_deref(),
+            Some("from flask import current_app")
         );
     }
 

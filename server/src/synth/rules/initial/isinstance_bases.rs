@@ -1,6 +1,8 @@
 //! An object the fragment type-tests against a library class
-//! (`isinstance(node, ast.Name)`) becomes an instance of a subclass of it,
-//! so the tested branch can run; only where the library is imported.
+//! (`isinstance(node, ast.Name)`) becomes a real instance where the engine
+//! can build one (an `ast` node with its fields, a DataFrame, a recipe
+//! type), else an instance of a subclass of it, so the tested branch can
+//! run; only where the library is imported.
 
 use crate::synth::library_names::import_binding;
 use crate::synth::isinstance::isinstance_tests;
@@ -46,6 +48,13 @@ fn apply_isinstance_bases(ctx: &Context, p: &mut Prefix) {
                 }
             }
         }
+        // An `ast` node class: a real node with its fields.
+        if let Some(real) = ast_node(ctx, p, root, &ty, &path) {
+            if let Some(v) = value_at_mut(p, &path) {
+                *v = real;
+                continue;
+            }
+        }
         if let Some(Value::Object { class, .. }) = value_at_mut(p, &path) {
             if !class.contains('(') {
                 *class = format!("{class}({ty})");
@@ -54,14 +63,25 @@ fn apply_isinstance_bases(ctx: &Context, p: &mut Prefix) {
     }
 }
 
+/// The object at `path` as a real node of `ty` when `ty` is a class of the
+/// `ast` module (`ast.Call`), holding the members the object was given,
+/// if they are all the node's own and it has no methods.
+fn ast_node(ctx: &Context, p: &mut Prefix, root: &str, ty: &str, path: &str) -> Option<Value> {
+    let import = root_import(ctx, p, root)?;
+    let class = imported_module(&import, root).filter(|m| m == "ast").and_then(|_| ty.strip_prefix(root)?.strip_prefix('.'))?.to_string();
+    let attrs = match value_at_mut(p, path)? {
+        Value::Object { attrs, methods, .. } if methods.is_empty() => attrs.clone(),
+        Value::Anything => Vec::new(),
+        _ => return None,
+    };
+    crate::synth::ast_nodes::node(root, &import, &class, &attrs)
+}
+
 /// A real instance of `ty` (spelled with the fragment's alias `root`) for
 /// the name `name`, shaped by its use: pandas and NumPy types by the
 /// engine's own builders, others by the library type table's recipe.
 fn real_of_type(ctx: &Context, p: &Prefix, root: &str, ty: &str, name: &str) -> Option<Value> {
-    let import = import_binding(ctx, root).or_else(|| match p.binding(root)?.current() {
-        Candidate::Import(i) => Some(i.clone()),
-        _ => None,
-    })?;
+    let import = root_import(ctx, p, root)?;
     let module = imported_module(&import, root)?;
     let full = format!("{module}{}", &ty[root.len()..]);
     let usage = ctx.analysis.free_names.iter().chain(&ctx.analysis.used_before_bound).find(|f| f.name == name).map(|f| f.usage.clone()).unwrap_or_default();
@@ -75,6 +95,14 @@ fn real_of_type(ctx: &Context, p: &Prefix, root: &str, ty: &str, name: &str) -> 
         }
     };
     Some(crate::synth::infer::value_of_kind(kind, name, &usage))
+}
+
+/// The import that binds `root`: the fragment's own, else the prefix's.
+fn root_import(ctx: &Context, p: &Prefix, root: &str) -> Option<String> {
+    import_binding(ctx, root).or_else(|| match p.binding(root)?.current() {
+        Candidate::Import(i) => Some(i.clone()),
+        _ => None,
+    })
 }
 
 /// The module an import statement binds `root` to (`import pandas as pd`
@@ -97,16 +125,38 @@ mod tests {
 
     #[test]
     fn a_type_tested_object_subclasses_the_tested_library_class() {
-        initial_after(&super::IsinstanceBases, "import ast\nif isinstance(node, ast.Name):\n    print(node.id)\n", expect![[r#"
+        initial_after(&super::IsinstanceBases, "import argparse\nif isinstance(action, argparse.Action):\n    print(action.dest)\n", expect![[r#"
             ## 1
-            class Node(ast.Name):
+            class Action(argparse.Action):
                 def __init__(self, *args, **kwargs):
                     pass
 
-                id = 'The quick brown fox jumps over the lazy dog'
+                dest = 'The quick brown fox jumps over the lazy dog'
+
+
+            action = Action()
+        "#]]);
+    }
+
+    #[test]
+    fn a_type_tested_ast_node_is_a_real_node_with_its_fields() {
+        initial_after(&super::IsinstanceBases, "import ast\nif isinstance(node.value, ast.Call):\n    print(node.value.args, node.value.lineno)\n", expect![[r#"
+            ## 1
+            import ast
+
+
+            class Node:
+                value = ast.Call(func=None, args=[1, 2, 3], keywords=[], lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)
 
 
             node = Node()
+        "#]]);
+        initial_after(&super::IsinstanceBases, "import ast\nif isinstance(node, ast.Name):\n    print(node.id)\n", expect![[r#"
+            ## 1
+            import ast
+
+
+            node = ast.Name(id='The quick brown fox jumps over the lazy dog', ctx=ast.Load(), lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)
         "#]]);
     }
 

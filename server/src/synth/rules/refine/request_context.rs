@@ -3,7 +3,10 @@
 //! request. A method body of a Flask application (`self` a real
 //! `Flask(__name__)`) then runs inside `self.test_request_context()`, the
 //! context Flask's documentation gives for exactly this: the body runs as
-//! it would while the application serves a request.
+//! it would while the application serves a request. A body that reads
+//! the context's globals (`current_app`, `g`) with no application of its
+//! own runs inside a new one's, `Flask(__name__).test_request_context()`,
+//! as Flask's documentation tests such code.
 
 use crate::synth::library_types::recipe;
 use crate::synth::prefix::{Candidate, Prefix};
@@ -22,18 +25,28 @@ impl Rule for RequestContext {
     fn stage(&self) -> Stage {
         Stage::Refine
     }
-    fn applies(&self, ctx: &Context, t: &Trigger) -> bool {
+    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
         t.failure().is_some_and(|f| {
-            f.is("RuntimeError") && OUTSIDE.iter().any(|m| f.error.message.starts_with(m)) && f.base.context.is_none() && ctx.analysis.wrap != crate::analysis::Wrap::None
+            f.is("RuntimeError") && OUTSIDE.iter().any(|m| f.error.message.starts_with(m)) && f.base.context.is_none()
         })
     }
     fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let Some((flask, _)) = recipe("flask.Flask") else { return Vec::new() };
+        let Some((flask, flask_import)) = recipe("flask.Flask") else { return Vec::new() };
         let app = fail.base.bindings.iter().find(|b| matches!(b.current(), Candidate::Value(Value::Expr { code, .. }) if code == flask));
-        let Some(app) = app else { return Vec::new() };
         let mut p = fail.base.clone();
-        p.context = Some(format!("{}.test_request_context()", app.name));
+        match app {
+            Some(app) => p.context = Some(format!("{}.test_request_context()", app.name)),
+            None => {
+                // The globals come from flask's own import in the prefix.
+                let from_flask = |b: &crate::synth::prefix::Binding| matches!(b.current(), Candidate::Import(s) if s.starts_with("from flask import ") || s == "import flask");
+                if !fail.base.bindings.iter().any(from_flask) {
+                    return Vec::new();
+                }
+                p.context = Some(format!("{flask}.test_request_context()"));
+                p.context_imports = vec![flask_import.clone()];
+            }
+        }
         vec![p]
     }
 }
@@ -63,6 +76,25 @@ mod tests {
 
                 self = Flask(__name__)
                 -- inside: self.test_request_context() --
+            "#]],
+        );
+    }
+
+    #[test]
+    fn a_body_reading_flask_globals_runs_inside_a_new_application_s_context() {
+        refine_with(
+            &super::RequestContext,
+            "return current_app.config['DEBUG']\n",
+            |p| {
+                p.bindings.retain(|b| b.name != "current_app");
+                p.bindings.push(Binding::new("current_app".to_string(), vec![Candidate::Import("from flask import current_app".into())]));
+            },
+            raised("RuntimeError", "Working outside of application context.", 1),
+            expect![[r#"
+                ## 1
+                from flask import Flask
+                from flask import current_app
+                -- inside: Flask(__name__).test_request_context() --
             "#]],
         );
     }
