@@ -239,7 +239,7 @@ mod tests {
 
     #[test]
     fn a_fragment_run_as_it_stands_pushes_its_context_first() {
-        let p = assemble("print(current_app.name)\n", &analysis(Wrap::None, 0), "from flask import current_app", "", &[], None, Some("Flask(__name__).test_request_context()"));
+        let p = assemble("print(current_app.name)\n", &analysis(Wrap::None, 0), "from flask import current_app", "", &[], None, Some("Flask(__name__).test_request_context()"), &[]);
         assert!(p.prefix.ends_with("from flask import current_app\nFlask(__name__).test_request_context().push()\n"), "{}", p.prefix);
         assert!(p.text.contains("push()\n\nprint(current_app.name)\n"), "{}", p.text);
     }
