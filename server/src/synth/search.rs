@@ -203,7 +203,11 @@ fn explore(
     while session.has_budget() && !progress.cancelled() && !(current.completed() && current.coverage.is_full()) {
         let mut moved = false;
         let subject = current.as_raised();
-        for proposal in proposer.refine(&session.ctx, subject.as_ref().unwrap_or(&current)) {
+        // Raised in an `except` block: what it was handling is refined
+        // first, the cause; then the handler's own failure.
+        let mut proposals = current.as_handled().map(|cause| proposer.refine(&session.ctx, &cause)).unwrap_or_default();
+        proposals.extend(proposer.refine(&session.ctx, subject.as_ref().unwrap_or(&current)));
+        for proposal in proposals {
             if !session.has_budget() || progress.cancelled() {
                 break;
             }

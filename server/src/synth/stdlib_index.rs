@@ -75,13 +75,20 @@ pub fn import_for(name: &str, usage: &Usage) -> Option<String> {
             })
     };
     let fits = match e.kind {
-        Kind::Class => name.starts_with(char::is_uppercase) && (calls_fit() || usage.raised || (!usage.attrs.is_empty() && usage.calls.is_empty())),
+        Kind::Class => name.starts_with(char::is_uppercase) && (calls_fit() || usage.raised || usage.subclassed || (!usage.attrs.is_empty() && usage.calls.is_empty())),
         Kind::Function => calls_fit() && usage.attrs.is_empty(),
         Kind::Constant => {
             name.len() >= 3 && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') && usage.calls.is_empty()
         }
     };
     fits.then(|| format!("from {} import {name}", e.module))
+}
+
+/// Whether `name` is a standard-library function the fragment uses as
+/// what it is (`import_for` would import it): a hand-written function bound
+/// to it stands in for that function.
+pub fn is_function_used_as_such(name: &str, usage: &Usage) -> bool {
+    index().get(name).is_some_and(|e| e.kind == Kind::Function) && import_for(name, usage).is_some()
 }
 
 /// The name of the parameter an argument at `position` binds, in the
