@@ -164,6 +164,10 @@ pub struct Usage {
     pub attrs: BTreeMap<String, Usage>,
     /// Every call of the value itself: arity and keyword names.
     pub calls: Vec<CallShape>,
+    /// Literal strings its calls pass first (`sep` in `s.split(sep)`): what
+    /// a str method is asked to find in the text.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub first_str_args: Vec<String>,
     /// How the result of calling it is used (merged over calls).
     pub returns: Option<Box<Usage>>,
     /// Subscripts with the key and how the item is used.
@@ -209,6 +213,9 @@ pub struct Usage {
     /// Named as a type in an evaluated annotation (`x: T`, `-> List[T]`,
     /// `Optional[T]`): it must be a class.
     pub annotates: bool,
+    /// Named as a base of a class statement (`class Message(BaseModel):`):
+    /// it must be a class.
+    pub subclassed: bool,
     /// Raised (`raise X`, `raise X(...)`) or caught (`except X`, `except (X, Y)`):
     /// it must be an exception class.
     pub raised: bool,

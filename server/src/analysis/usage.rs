@@ -160,6 +160,9 @@ pub fn merge(into: &mut Usage, from: &Usage) {
     for c in &from.calls {
         push_unique(&mut into.calls, c.clone());
     }
+    for a in &from.first_str_args {
+        push_unique(&mut into.first_str_args, a.clone());
+    }
     for (k, v) in &from.subscripts {
         match into.subscripts.iter().position(|(key, _)| key == k) {
             Some(i) => merge(&mut into.subscripts[i].1, v),
@@ -204,6 +207,7 @@ pub fn merge(into: &mut Usage, from: &Usage) {
     into.formatted |= from.formatted;
     into.annotates |= from.annotates;
     into.raised |= from.raised;
+    into.subclassed |= from.subclassed;
     into.keyed_by_items |= from.keyed_by_items;
 }
 

@@ -1016,6 +1016,9 @@ def child(req, run_dir, work_dir, prog, r_fd, w_fd, nproc, outs):
     # The first exception a program frame saw, even if the program caught it:
     # a `try` body that fails silently is a failure to refine too.
     caught = [None]
+    # In a run that raised inside an `except` block: the exception it was
+    # handling, the cause to refine.
+    handling = [None]
     quiet = (StopIteration, StopAsyncIteration, GeneratorExit)
 
     def probe(frame, line):
@@ -1133,7 +1136,7 @@ def child(req, run_dir, work_dir, prog, r_fd, w_fd, nproc, outs):
                "counts": {str(k): v for k, v in started.items()}, "values": vals,
                "printed": {str(k): v for k, v in list(printed.items())},
                "exception": exc, "limit": limit,
-               "caught": caught[0] if status == "completed" else None}
+               "caught": caught[0] if status == "completed" else handling[0] if status == "raised" else None}
         data = _encode(rep)
         try:
             _write_all(report_fd, data)
@@ -1195,6 +1198,11 @@ def child(req, run_dir, work_dir, prog, r_fd, w_fd, nproc, outs):
         _settrace(None)
         info = exception_info(e, path)
         lim = limit_of(e, limits)
+        # Raised while handling another (an `except` block that fails):
+        # that one is the cause, reported as `caught`.
+        ctx = getattr(e, "__context__", None)
+        if ctx is not None and not getattr(e, "__suppress_context__", False) and not isinstance(ctx, quiet):
+            handling[0] = exception_info(ctx, path)
         if isinstance(e, MemoryError):
             e = None
             g.clear()

@@ -153,6 +153,8 @@ pub struct RunOutcome {
     pub exception: Option<ExceptionInfo>,
     /// In a run that completed: the first exception a program frame saw,
     /// which the program then caught (a `try` body that failed silently).
+    /// In a run that raised inside an `except` block: the exception that
+    /// block was handling (`__context__`), the cause of the one raised.
     pub caught: Option<ExceptionInfo>,
     /// Which limit stopped it, in words, when status is `Limit` or `Timeout`;
     /// exactly [`CANCELLED`] for a run stopped by its caller's cancel flag.

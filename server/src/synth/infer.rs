@@ -380,6 +380,7 @@ mod tests {
     #[test]
     fn string_methods_make_a_string() {
         assert_eq!(rank_kinds("line", &attrs(&["split", "strip"]))[0], "str");
+        assert_eq!(rank_kinds("base", &Usage { subclassed: true, ..Default::default() })[0], "class", "a base of a class statement");
         assert!(matches!(candidates("line", &attrs(&["split"]))[0], Value::Str(_)));
     }
 

@@ -14,6 +14,10 @@
 //! - a key the fragment reads is missing from data it loaded with the real
 //!   `json` (`KeyError: 'theme'` on `settings["theme"]`): the JSON file it
 //!   reads gets that key.
+//! - `struct` unpacks a buffer too short for its format (`unpack requires a
+//!   buffer of 7276172704 bytes`): binary data made of text holds counts
+//!   and lengths read as huge numbers; a zeroed buffer (`bytes(64)`) makes
+//!   each count zero, so the slices the fragment derives from them agree.
 
 use super::lexical::identifiers;
 use super::prefix::{Binding, Candidate, Prefix};
@@ -42,7 +46,28 @@ pub fn refinements(
     if let Some(p) = line.and_then(|l| missing_json_key(ctx, base, e, l)) {
         out.push(p);
     }
+    if let Some(p) = zeroed_buffer(base, e) {
+        out.push(p);
+    }
     out
+}
+
+/// The bytes values the prefix made, zeroed, when `struct` found a buffer
+/// too short for what it unpacks.
+fn zeroed_buffer(base: &Prefix, e: &ExceptionInfo) -> Option<Prefix> {
+    let from_struct = e.type_name == "struct.error" || e.type_name == "error";
+    if !from_struct || !e.message.contains("requires a buffer of") {
+        return None;
+    }
+    let mut p = base.clone();
+    let mut changed = false;
+    for b in p.bindings.iter_mut() {
+        if matches!(b.value(), Some(Value::Bytes(s)) if !s.is_empty()) {
+            b.choose(Value::Expr { code: "bytes(64)".into(), imports: vec![] });
+            changed = true;
+        }
+    }
+    changed.then_some(p)
 }
 
 fn missing_json_key(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> Option<Prefix> {
@@ -450,5 +475,17 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(wanted_arrays(&fit), Some((SAMPLES, LABELS)));
+    }
+
+    #[test]
+    fn a_buffer_too_short_for_struct_is_zeroed() {
+        let mut base = Prefix::default();
+        base.bindings.push(Binding::new("header", vec![Candidate::Value(Value::Bytes("abcd".into()))]));
+        base.bindings.push(Binding::new("count", vec![Candidate::Value(Value::Int(3))]));
+        let e = ExceptionInfo { type_name: "struct.error".into(), message: "unpack requires a buffer of 1684234852 bytes".into(), ..Default::default() };
+        let text = zeroed_buffer(&base, &e).unwrap().render();
+        assert!(text.contains("header = bytes(64)") && text.contains("count = 3"), "{text}");
+        let other = ExceptionInfo { type_name: "struct.error".into(), message: "bad char in struct format".into(), ..Default::default() };
+        assert!(zeroed_buffer(&base, &other).is_none(), "a bad format is the fragment's own");
     }
 }

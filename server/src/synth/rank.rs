@@ -151,6 +151,10 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
             }
         }
     }
+    if u.subclassed {
+        // `class Message(Base):` calls Base's metaclass: only a class works.
+        add(&mut scores, "class", 10);
+    }
     if u.annotates {
         // `def f(xs: List[Leaf])` subscripts a typing generic with it at def time.
         add(&mut scores, "class", 6);

@@ -3,15 +3,25 @@
 //! text or a number its name suggests. Pure.
 
 use super::knowledge::argument_kind;
-use crate::analysis::{Literal, Usage};
+use crate::analysis::{Key, Literal, Usage};
 /// An address from the documentation range, and a network holding it.
 const IP: &str = "192.168.1.1";
 const CIDR: &str = "192.168.1.0/24";
 /// XML text when the fragment reads nothing in particular of it.
 pub(super) const XML_TEXT: &str = "<root><item id=\"1\">apple</item><item id=\"2\">banana</item></root>";
 
-/// A string that suits the name and the usage.
+/// A string that suits the name and the usage, cut by `split` into the
+/// parts the fragment takes of it.
 pub(super) fn string_for(name: &str, u: &Usage) -> String {
+    let text = string_by_use(name, u);
+    match split_shape(u) {
+        Some((sep, parts, exact)) if !fits_split(&text, sep, parts, exact) => split_text(sep, parts),
+        _ => text,
+    }
+}
+
+/// A string that suits the name and the usage, its splits aside.
+fn string_by_use(name: &str, u: &Usage) -> String {
     if let Some(s) = u.compared.iter().find_map(|(op, l)| match l {
         Literal::Str(s) if op == "==" || op == "in" => Some(s.clone()),
         _ => None,
@@ -100,6 +110,56 @@ pub(super) fn string_for(name: &str, u: &Usage) -> String {
     }
 }
 
+/// What `split(sep)` (or `rsplit`) must cut a text into: the separator
+/// (`None`: whitespace), how many parts the fragment takes of the result,
+/// and whether exactly that many (unpacked into n names) or at least
+/// (indexed up to `[k]`).
+fn split_shape(u: &Usage) -> Option<(Option<&str>, usize, bool)> {
+    ["split", "rsplit"].iter().find_map(|m| {
+        let call = u.attrs.get(*m).filter(|c| !c.calls.is_empty())?;
+        let result = call.returns.as_deref()?;
+        let indexed = result
+            .subscripts
+            .iter()
+            .filter_map(|(k, _)| match k {
+                Key::Int(i) if *i >= 0 => Some(*i as usize + 1),
+                Key::Int(i) => Some(i.unsigned_abs() as usize),
+                _ => None,
+            })
+            .max();
+        let (parts, exact) = match (result.unpack, indexed) {
+            (Some(n), _) => (n, true),
+            (None, Some(k)) => (k, false),
+            (None, None) => return None,
+        };
+        // `split(sep, maxsplit)` cuts fewer times: not shaped here.
+        let plain = call.calls.iter().all(|c| c.positional <= 1 && c.keywords.is_empty());
+        // A separator the fragment computes is not known here.
+        let sep = match (call.first_str_args.first(), call.calls.iter().any(|c| c.positional == 1)) {
+            (Some(s), _) if !s.is_empty() => Some(s.as_str()),
+            (None, false) => None,
+            _ => return None,
+        };
+        (plain && (1..=16).contains(&parts)).then_some((sep, parts, exact))
+    })
+}
+
+fn fits_split(text: &str, sep: Option<&str>, parts: usize, exact: bool) -> bool {
+    let n = match sep {
+        Some(s) => text.split(s).count(),
+        None => text.split_whitespace().count(),
+    };
+    if exact { n == parts } else { n >= parts }
+}
+
+/// Words joined by the separator, as many as the parts.
+fn split_text(sep: Option<&str>, parts: usize) -> String {
+    const WORDS: &[&str] = &["apple", "banana", "cherry", "date", "elderberry", "fig", "grape", "honeydew"];
+    let words: Vec<&str> = WORDS.iter().copied().filter(|w| sep.is_none_or(|s| !w.contains(s) && !s.contains(w))).collect();
+    let word = |i: usize| words.get(i % words.len().max(1)).map_or_else(|| (i + 1).to_string(), |w| w.to_string());
+    (0..parts).map(word).collect::<Vec<_>>().join(sep.unwrap_or(" "))
+}
+
 /// Text for a name nothing else tells about.
 pub(super) const DEFAULT_TEXT: &str = "The quick brown fox jumps over the lazy dog";
 /// Text a helper returns when nothing tells about it: a function's result
@@ -169,6 +229,18 @@ mod tests {
         assert_eq!(string_for("value", &parsed), IP);
         let network = Usage { passed_to: vec![ArgUse { callee: "ipaddress.ip_network".into(), position: Some(0), keyword: None }], ..Default::default() };
         assert_eq!(string_for("s", &network), CIDR);
+    }
+
+    #[test]
+    fn a_text_split_into_parts_has_the_parts_the_fragment_takes() {
+        let usage = |src: &str| crate::analysis::analyze(src).free_names.into_iter().find(|f| f.name == "token").unwrap().usage;
+        assert_eq!(string_for("token", &usage("head, body, sig = token.split('.')\n")), "apple.banana.cherry");
+        assert_eq!(string_for("token", &usage("print(token.split('\\t')[2])\n")), "apple\tbanana\tcherry");
+        assert_eq!(string_for("token", &usage("first, second = token.split()\n")), "apple banana");
+        // A computed separator is not known.
+        assert_eq!(string_for("token", &usage("a, b = token.split('a')\n")), "apple", "already two parts");
+        assert_eq!(string_for("token", &usage("a, b, c = token.split('e')\n")), "bananaefigebanana", "words without the separator");
+        assert_eq!(string_for("token", &usage("print(token.split(sep)[1])\n")), "apple");
     }
 
     #[test]

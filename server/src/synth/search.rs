@@ -4,9 +4,10 @@
 //! coverage to the union).
 
 use super::attribution::RuleUse;
-use super::prefix::Candidate;
+use super::prefix::{Candidate, Prefix};
+use super::stand_in;
 use super::replay;
-use super::session::{Attempt, Session};
+use super::session::{Attempt, Context, Session};
 use super::Proposer;
 use crate::coverage::Coverage;
 use crate::exec::ExecError;
@@ -69,7 +70,7 @@ pub fn search(session: &mut Session, proposer: &dyn Proposer, progress: &dyn Pro
     let mut seen_failures: HashSet<String> = HashSet::from([current.signature()]);
     progress.exploring(0, current.coverage.ratio);
     let explored = explore(session, proposer, progress, current, &mut seen_failures, &mut rounds)?;
-    let mut best = real_values_back(session, progress, explored)?;
+    let mut best = real_values_back(session, proposer, progress, explored, &mut seen_failures, &mut rounds)?;
     // Evolution: variants that cover what the best prefix did not. A variant
     // that beats the best prefix becomes the best and is evolved further
     // (hill climbing); every variant that adds statements joins the union.
@@ -144,28 +145,52 @@ fn merge_variants(session: &mut Session, progress: &dyn Progress, mut best: Atte
 
 /// A name the search moved to the placeholder (or a stub) while the run
 /// failed for another reason (a library name not yet imported, a file not
-/// yet made) may take its real value now that those are fixed: each
-/// such binding is tried back with it, kept when the run does no worse.
-fn real_values_back(session: &mut Session, progress: &dyn Progress, mut best: Attempt) -> Result<Attempt, ExecError> {
+/// yet made) may take its real value now that those are fixed; a name
+/// bound by a hand-written stand-in (`stand_in.rs`) may take the import it
+/// stands for (`rmtree` written out where `shutil` has it). Each such
+/// binding is tried back with the real one, refined where it raised (the
+/// real `unpack` wants bytes where the stand-in took a list: the inputs
+/// change, not the function), and kept when it does no worse: the real
+/// thing is what a person keeps.
+fn real_values_back(
+    session: &mut Session,
+    proposer: &dyn Proposer,
+    progress: &dyn Progress,
+    mut best: Attempt,
+    seen_failures: &mut HashSet<String>,
+    rounds: &mut Vec<f64>,
+) -> Result<Attempt, ExecError> {
     for i in 0..best.prefix.bindings.len() {
-        let b = &best.prefix.bindings[i];
-        if !b.current().is_stub() {
-            continue;
-        }
-        // The latest real one: refinement had already mended the earlier ones.
-        let Some(real) = b.candidates.iter().rposition(|c| matches!(c, Candidate::Value(_)) && !c.is_stub()) else { continue };
+        let Some(real) = real_choice(&session.ctx, &best.prefix, i) else { continue };
         if !session.has_budget() || progress.cancelled() {
             break;
         }
         let mut prefix = best.prefix.clone();
         prefix.bindings[i].choice = real;
-        if let Some(back) = session.attempt(prefix)? {
-            if back.score() >= best.score() {
+        if let Some(mut back) = session.attempt(prefix)? {
+            if back.outcome.exception.is_some() && back.score() < best.score() {
+                back = explore(session, proposer, progress, back, seen_failures, rounds)?;
+            }
+            if back.score() >= best.score() && real_choice(&session.ctx, &back.prefix, i).is_none() {
                 best = back;
             }
         }
     }
     Ok(best)
+}
+
+/// The candidate binding `i` of `prefix` would take to be real: for a stub,
+/// the latest real value (refinement had already mended the earlier ones);
+/// for a stand-in, the first import among its candidates.
+fn real_choice(ctx: &Context, prefix: &Prefix, i: usize) -> Option<usize> {
+    let b = &prefix.bindings[i];
+    match b.current() {
+        c if c.is_stub() => b.candidates.iter().rposition(|c| matches!(c, Candidate::Value(_)) && !c.is_stub()),
+        Candidate::Value(v) if stand_in::is_stand_in(ctx, &b.name, &ctx.usage_of(&b.name), v, prefix.not_modules.contains(&b.name)) => {
+            b.candidates.iter().position(|c| matches!(c, Candidate::Import(_)))
+        }
+        _ => None,
+    }
 }
 
 /// The candidates that, beside lines already `covered`, cover every line
@@ -203,7 +228,11 @@ fn explore(
     while session.has_budget() && !progress.cancelled() && !(current.completed() && current.coverage.is_full()) {
         let mut moved = false;
         let subject = current.as_raised();
-        for proposal in proposer.refine(&session.ctx, subject.as_ref().unwrap_or(&current)) {
+        // Raised in an `except` block: what it was handling is refined
+        // first, the cause; then the handler's own failure.
+        let mut proposals = current.as_handled().map(|cause| proposer.refine(&session.ctx, &cause)).unwrap_or_default();
+        proposals.extend(proposer.refine(&session.ctx, subject.as_ref().unwrap_or(&current)));
+        for proposal in proposals {
             if !session.has_budget() || progress.cancelled() {
                 break;
             }

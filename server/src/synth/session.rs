@@ -30,6 +30,28 @@ impl Context<'_> {
     pub fn line_text(&self, line: u32) -> &str {
         self.fragment.lines().nth(line.saturating_sub(1) as usize).unwrap_or("")
     }
+    /// Text of the statement (a compound one's header) that line `line`
+    /// is part of: every line of `futures = [\n  submit(f, 1),\n]`. A line
+    /// outside any statement is its own text.
+    pub fn statement_text(&self, line: u32) -> String {
+        let (first, last) = self.statement_extent(line);
+        (first..=last).map(|l| self.line_text(l)).collect::<Vec<_>>().join("\n")
+    }
+    /// First and last line of the statement (a compound one's header)
+    /// holding `line`, from the statement table: a simple statement runs up
+    /// to the next one, a header up to its body.
+    fn statement_extent(&self, line: u32) -> (u32, u32) {
+        const MAX_LINES: u32 = 50;
+        let statements = &self.analysis.statements;
+        let Some(s) = statements.iter().filter(|s| s.line <= line).max_by_key(|s| s.line) else { return (line, line) };
+        let end = match &s.body_first_lines {
+            Some(bodies) => bodies.iter().copied().min().map_or(s.line, |b| b.saturating_sub(1)),
+            None => statements.iter().map(|t| t.line).filter(|l| *l > s.line).min().map_or(self.fragment.lines().count() as u32, |n| n - 1),
+        }
+        .max(s.line)
+        .min(s.line + MAX_LINES);
+        if line > end { (line, line) } else { (s.line, end) }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -47,7 +69,8 @@ impl Attempt {
     /// How good it is: statements covered first, then finishing, then
     /// finishing without swallowing an exception on the way.
     pub fn score(&self) -> (usize, bool, bool) {
-        (self.coverage.covered.len(), self.completed(), self.outcome.caught.is_none())
+        // A raised run's `caught` is the cause of its exception: no worse.
+        (self.coverage.covered.len(), self.completed(), !self.completed() || self.outcome.caught.is_none())
     }
     /// What stopped it, to tell a new failure from the same one (a caught
     /// exception counts: moving it on is progress too).
@@ -69,6 +92,17 @@ impl Attempt {
         let mut raised = self.clone();
         raised.outcome.exception = Some(caught.clone());
         raised.outcome.status = RunStatus::Raised;
+        Some(raised)
+    }
+    /// A run that raised inside an `except` block, seen as the run that
+    /// raised what that block was handling (on a fragment line): the cause
+    /// to refine (`requests.post` failing before `e.response.status_code`).
+    pub fn as_handled(&self) -> Option<Attempt> {
+        let cause = self.outcome.caught.as_ref().filter(|_| self.outcome.status == RunStatus::Raised)?;
+        cause.line.and_then(|l| self.program.fragment_line(l))?;
+        let mut raised = self.clone();
+        raised.outcome.exception = Some(cause.clone());
+        raised.outcome.caught = None;
         Some(raised)
     }
     /// Fragment line where it stopped, if the exception was raised there.

@@ -1,5 +1,6 @@
 //! The prefix names a line depends on: read there, or through fragment
-//! variables assigned from them (a short backward slice).
+//! variables assigned from them (a short backward slice). A statement is
+//! read whole, over every line it spans.
 
 use super::lexical::identifiers;
 use super::prefix::Prefix;
@@ -13,7 +14,7 @@ pub(super) const MUTATORS: [&str; 6] = ["update", "extend", "append", "add", "in
 pub(super) fn related_bindings(ctx: &Context, prefix: &Prefix, line: u32) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut seen: Vec<String> = Vec::new();
-    let mut frontier = identifiers(ctx.line_text(line));
+    let mut frontier = identifiers(&ctx.statement_text(line));
     for _ in 0..5 {
         let mut next = Vec::new();
         for name in frontier {
@@ -27,7 +28,7 @@ pub(super) fn related_bindings(ctx: &Context, prefix: &Prefix, line: u32) -> Vec
             }
             for (l, names) in &ctx.analysis.assigned {
                 if *l <= line && names.contains(&name) {
-                    next.extend(identifiers(ctx.line_text(*l)));
+                    next.extend(identifiers(&ctx.statement_text(*l)));
                 }
             }
             // Filled in place (`merged.update(mapping)`, `out.append(item)`).

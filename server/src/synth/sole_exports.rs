@@ -42,9 +42,9 @@ fn member_import(name: &str, usage: &Usage) -> Option<String> {
     // (`ImageDraw.Draw(im)`) is that module.
     let a_module_too = exporters(name).iter().any(|(_, k)| *k == ExportKind::Module);
     let fits = match kind {
-        // A class is called, raised or caught, or (capitalised, as Python
+        // A class is called, raised or caught, subclassed, or (capitalised, as Python
         // names classes) read through its members.
-        ExportKind::Class => called || usage.raised || name.starts_with(char::is_uppercase) && !usage.attrs.is_empty() && !a_module_too,
+        ExportKind::Class => called || usage.raised || usage.subclassed || name.starts_with(char::is_uppercase) && !usage.attrs.is_empty() && !a_module_too,
         ExportKind::Function => called && usage.attrs.is_empty(),
         // An object (`current_app`, a proxy or a signal) is read through
         // its members or called; a compound name only, at a top level.
@@ -132,6 +132,11 @@ mod tests {
 
     #[test]
     fn a_compound_name_a_library_top_level_alone_exports_is_imported() {
+        // Subclassed: a class used as what it is.
+        assert_eq!(
+            import("class Message(BaseModel):\n    text: str = ''\n", "BaseModel").as_deref(),
+            Some("from pydantic import BaseModel")
+        );
         assert_eq!(
             import("engine = create_engine('sqlite://')\n", "create_engine").as_deref(),
             Some("from sqlalchemy import create_engine")

@@ -14,6 +14,11 @@
 //!    `flask.Flask`, `execute` and `fetchall` a `sqlite3.Cursor`), or one
 //!    when the fragment imports that library (`from flask import Flask` and
 //!    an `app` with `route`: `library_types::mimicked_type`);
+//! 4. it is a function bound to a bare name one standard-library module
+//!    exports as a function, called as that function's signature allows
+//!    (`urlsafe_b64decode(s)`: `stdlib_index::is_function_used_as_such`);
+//!    the import is tried too, after the value its use suggests, since a
+//!    lowercase name is as often the fragment's own helper;
 //! or it holds such a value (an attribute, an item, what a function
 //! returns). Values the library itself builds (`np.array(...)`,
 //! `pd.DataFrame(...)`: `Value::Call`, `Value::Expr`) and plain data are never stand-ins,
@@ -38,6 +43,7 @@ pub fn is_stand_in(
 ) -> bool {
     let hand_written = !matches!(value, Value::Call { .. } | Value::Expr { .. } | Value::Anything);
     (hand_written && !not_module && library_imports(ctx, name, usage).is_some())
+        || (matches!(value, Value::Function { .. }) && super::stdlib_index::is_function_used_as_such(name, usage))
         || (has_members(value) && buildable(ctx, usage))
         || holds_stand_in(ctx, value, 0)
 }
@@ -166,6 +172,15 @@ mod tests {
             "tabulate",
             &tabulate
         ));
+    }
+
+    #[test]
+    fn a_function_for_a_standard_library_function_is_a_stand_in() {
+        let decode = Value::Function { returns: Box::new(Value::Str("{}".into())), is_async: false };
+        assert!(classify("print(urlsafe_b64decode(payload))\n", "urlsafe_b64decode", &decode));
+        // Called with more arguments than its signature takes: the fragment's own.
+        assert!(!classify("print(urlsafe_b64decode(a, b, c))\n", "urlsafe_b64decode", &decode));
+        assert!(!classify("print(my_decode(payload))\n", "my_decode", &decode));
     }
 
     #[test]

@@ -29,6 +29,17 @@ struct Export {
     /// The positional parameters' names, in order; a last `*args` keeps
     /// its star.
     params: Vec<&'static str>,
+    /// The keyword-only parameters' names.
+    keywords: Vec<&'static str>,
+    /// It takes `**kwargs`: any keyword.
+    any_keyword: bool,
+}
+
+impl Export {
+    /// Whether a call may pass keyword `k`.
+    fn takes_keyword(&self, k: &str) -> bool {
+        self.any_keyword || self.keywords.contains(&k) || self.params.iter().any(|p| *p == k)
+    }
 }
 
 fn index() -> &'static HashMap<&'static str, Export> {
@@ -48,7 +59,17 @@ fn index() -> &'static HashMap<&'static str, Export> {
                     (Some(lo), Some(hi)) => Some((lo.parse().ok()?, if hi == "*" { None } else { Some(hi.parse().ok()?) })),
                     _ => None,
                 };
-                Some((name, Export { module, kind, arity, params: w.collect() }))
+                let (mut params, mut keywords, mut any_keyword) = (Vec::new(), Vec::new(), false);
+                for t in w {
+                    if t.starts_with("**") {
+                        any_keyword = true;
+                    } else if let Some(k) = t.strip_suffix('=') {
+                        keywords.push(k);
+                    } else {
+                        params.push(t);
+                    }
+                }
+                Some((name, Export { module, kind, arity, params, keywords, any_keyword }))
             })
             .collect()
     })
@@ -62,7 +83,8 @@ pub fn has(name: &str) -> bool {
 /// The import of a bare name only one standard-library module exports,
 /// when the fragment uses it as what it is: a class called (or raised,
 /// subclassed, used through its members) with a capitalised name; a
-/// function called with argument counts its signature takes; a constant
+/// function called with argument counts and keywords its signature takes
+/// (`echo(message, err=True)` is not `curses.echo(flag)`); a constant
 /// named like one (`EACCES`, never `e` or `A`).
 pub fn import_for(name: &str, usage: &Usage) -> Option<String> {
     let e = index().get(name)?;
@@ -70,18 +92,29 @@ pub fn import_for(name: &str, usage: &Usage) -> Option<String> {
         !usage.calls.is_empty()
             && usage.calls.iter().all(|c| match e.arity {
                 _ if c.star_args => true,
-                Some((lo, hi)) => c.positional >= lo.saturating_sub(c.keywords.len()) && hi.is_none_or(|hi| c.positional <= hi),
+                Some((lo, hi)) => {
+                    c.positional >= lo.saturating_sub(c.keywords.len())
+                        && hi.is_none_or(|hi| c.positional <= hi)
+                        && c.keywords.iter().all(|k| e.takes_keyword(k))
+                }
                 None => true,
             })
     };
     let fits = match e.kind {
-        Kind::Class => name.starts_with(char::is_uppercase) && (calls_fit() || usage.raised || (!usage.attrs.is_empty() && usage.calls.is_empty())),
+        Kind::Class => name.starts_with(char::is_uppercase) && (calls_fit() || usage.raised || usage.subclassed || (!usage.attrs.is_empty() && usage.calls.is_empty())),
         Kind::Function => calls_fit() && usage.attrs.is_empty(),
         Kind::Constant => {
             name.len() >= 3 && name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') && usage.calls.is_empty()
         }
     };
     fits.then(|| format!("from {} import {name}", e.module))
+}
+
+/// Whether `name` is a standard-library function the fragment uses as
+/// what it is (`import_for` would import it): a hand-written function bound
+/// to it stands in for that function.
+pub fn is_function_used_as_such(name: &str, usage: &Usage) -> bool {
+    index().get(name).is_some_and(|e| e.kind == Kind::Function) && import_for(name, usage).is_some()
 }
 
 /// The name of the parameter an argument at `position` binds, in the
@@ -98,7 +131,7 @@ pub fn parameter_name(callee: &str, position: Option<usize>, keyword: Option<&st
         return None;
     }
     if let Some(k) = keyword {
-        return e.params.iter().copied().find(|p| *p == k);
+        return e.params.iter().chain(&e.keywords).copied().find(|p| *p == k);
     }
     match e.params.get(position?) {
         Some(p) => Some(p.trim_start_matches('*')),
@@ -151,5 +184,19 @@ mod tests {
         assert_eq!(import_for("join", &called(2)), None);
         // Builtins are never in the index.
         assert_eq!(import_for("open", &called(1)), None);
+    }
+
+    #[test]
+    fn a_keyword_the_signature_lacks_means_another_function() {
+        let with = |positional, keywords: &[&str]| Usage {
+            calls: vec![CallShape { positional, keywords: keywords.iter().map(|k| k.to_string()).collect(), star_args: false }],
+            ..Default::default()
+        };
+        // `curses.echo(flag=True)` takes no `err`: the fragment's own `echo`.
+        assert_eq!(import_for("echo", &with(1, &["err"])), None);
+        assert_eq!(import_for("echo", &with(0, &["flag"])).as_deref(), Some("from curses import echo"));
+        // Keyword-only parameters are keywords it takes.
+        assert_eq!(import_for("rmtree", &with(1, &["dir_fd"])).as_deref(), Some("from shutil import rmtree"));
+        assert_eq!(parameter_name("rmtree", None, Some("dir_fd")), Some("dir_fd"));
     }
 }

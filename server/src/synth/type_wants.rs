@@ -163,6 +163,12 @@ mod tests {
         assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("list"), vec!["ndarray".to_string()]));
         let w = read("inet_aton() argument 1 must be str, not int").unwrap();
         assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("int"), vec!["str".to_string()]));
+        let w = read("sequence item 0: expected a bytes-like object, int found").unwrap();
+        assert_eq!((w.bad.as_deref(), kinds(&w), w.items), (Some("int"), vec!["bytes".to_string()], true));
+        let w = read("sequence item 1: expected str instance, int found").unwrap();
+        assert_eq!((w.bad.as_deref(), kinds(&w), w.items), (Some("int"), vec!["str".to_string()], true));
+        let w = read("Unexpected type for 'content', <class 'int'>").unwrap();
+        assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("int"), vec!["str".to_string(), "bytes".to_string()]));
         let w = read("'list' object is not an iterator").unwrap();
         assert_eq!((w.bad.as_deref(), kinds(&w)), (Some("list"), vec!["iterator".to_string()]));
         let w = read("expected str, bytes or os.PathLike object, not int").unwrap();

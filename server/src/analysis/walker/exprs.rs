@@ -222,6 +222,7 @@ impl<'a> Walker<'a> {
             star_args: false,
         };
         let mut positional = Vec::new();
+        let mut first_str = None;
         let args = node.child_by_field_name("arguments");
         let args = match args {
             Some(g) if g.kind() == "generator_expression" => vec![g],
@@ -260,6 +261,12 @@ impl<'a> Walker<'a> {
                     }
                 }
                 _ => {
+                    if shape.positional == 0 {
+                        first_str = match literal(a, self.src) {
+                            Some(Literal::Str(t)) => Some(t),
+                            _ => None,
+                        };
+                    }
                     let p = self.expr(a);
                     let i = shape.positional;
                     self.store.with(p.as_ref(), |u| {
@@ -306,7 +313,12 @@ impl<'a> Walker<'a> {
         let Some(cp) = callee_path else {
             return (None, positional);
         };
-        self.store.with(Some(&cp), |u| record_call(u, shape));
+        self.store.with(Some(&cp), |u| {
+            record_call(u, shape);
+            if let Some(t) = first_str {
+                push_unique(&mut u.first_str_args, t);
+            }
+        });
         let result = cp.then(Step::Call);
         if let Some(r) = &result {
             self.store.at(r);

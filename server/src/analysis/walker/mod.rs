@@ -239,7 +239,11 @@ impl<'a> Walker<'a> {
                 if let Some(sup) = f("superclasses") {
                     for a in named(sup) {
                         let v = a.child_by_field_name("value").unwrap_or(a);
-                        self.expr(v);
+                        let p = self.expr(v);
+                        // A positional base is a class (a keyword, `metaclass=M`, too, but of classes).
+                        if a.kind() != "keyword_argument" {
+                            self.store.with(p.as_ref(), |u| u.subclassed = true);
+                        }
                     }
                 }
                 if let Some(name) = f("name") {

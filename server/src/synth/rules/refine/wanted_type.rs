@@ -43,7 +43,7 @@ impl Rule for WantedType {
             _ => names_on_line.clone(),
         };
         let text = line.map(|l| ctx.line_text(l)).unwrap_or("");
-        out.extend(type_error_fixes(ctx, base, &suspects, &e.message, text));
+        out.extend(type_error_fixes(ctx, base, &suspects, &e.message, text, line));
         out
     }
 }
@@ -67,7 +67,7 @@ fn first_arguments(line: &str) -> Vec<String> {
 /// items are left alone: an operator's other operand is more often the
 /// list's own element (`text[:1] + 'Z'`), unless the line indexes the
 /// list itself and nothing else has the offending type.
-fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &str, line: &str) -> Vec<Prefix> {
+fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &str, line: &str, line_no: Option<u32>) -> Vec<Prefix> {
     let Some(want) = type_wants::read(message) else { return Vec::new() };
     // Without the offending type, only a lone suspect can be the one.
     if want.bad.is_none() && names.len() != 1 {
@@ -98,6 +98,15 @@ fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &st
             out.extend(retyped(n, current, true));
         }
     }
+    if out.is_empty() && want.bad.is_some() && !want.items {
+        // Still nothing, and the line is in the body of a loop over what a
+        // prefix value gives (`for chunk in r.iter_content(): f.write(chunk)`):
+        // the offending value is one of the items it iterates.
+        for n in names.iter().filter(|n| line_no.is_some_and(|l| iterated_around(ctx, l, n))) {
+            let Some(current) = base.binding(n).and_then(Binding::value) else { continue };
+            out.extend(retyped(n, current, true));
+        }
+    }
     if let (true, Some((typ, kind))) = (out.is_empty(), &want.swap) {
         // `text[:1] + 'Z'`: the name is the other operand.
         for n in names {
@@ -107,6 +116,14 @@ fn type_error_fixes(ctx: &Context, base: &Prefix, names: &[String], message: &st
         }
     }
     out
+}
+
+/// Whether line `line` is in the body of a `for` loop whose iterable reads
+/// `name` (`for chunk in r.iter_content():` for `r`): indented deeper
+/// than the loop, at or after its body's first line.
+fn iterated_around(ctx: &Context, line: u32, name: &str) -> bool {
+    let indent = |l: u32| ctx.line_text(l).len() - ctx.line_text(l).trim_start().len();
+    ctx.analysis.for_loops.iter().any(|f| f.body_line <= line && f.line < line && indent(line) > indent(f.line) && f.iterable.names().contains(&name))
 }
 
 /// Whether `line` takes one item of `name` itself (`name[0]`, `name[i]`;
@@ -188,6 +205,46 @@ mod tests {
         refine_with(&super::WantedType, "print(count + 1)\n", |p| { *p.binding_mut("count").unwrap() = Binding::new("count", vec![Candidate::Value(Value::Str("3".into()))]); }, raised("TypeError", r#"can only concatenate str (not "int") to str"#, 1), expect![[r#"
             ## 1
             count = 3
+        "#]]);
+    }
+
+    #[test]
+    fn an_item_a_loop_takes_from_a_prefix_value_gets_the_wanted_type() {
+        let chunks = Value::Object {
+            class: "R".into(),
+            attrs: vec![],
+            methods: vec![("iter_content".into(), Value::Function { returns: Box::new(Value::List(vec![Value::Int(3), Value::Int(4)])), is_async: false })],
+        };
+        refine_with(&super::WantedType, "with open('out.bin', 'wb') as fd:\n    for chunk in r.iter_content(chunk_size=128):\n        fd.write(chunk)\n", |p| {
+            *p.binding_mut("r").unwrap() = Binding::new("r", vec![Candidate::Value(chunks)]);
+        }, raised("TypeError", "a bytes-like object is required, not 'int'", 3), expect![[r#"
+            ## 1
+            class R:
+                def iter_content(self, *args, **kwargs):
+                    return [b'hello world', b'hello world']
+
+
+            r = R()
+        "#]]);
+    }
+
+    #[test]
+    fn a_name_read_in_any_line_of_an_assignment_is_a_suspect() {
+        // `func` is read on the second line of the statement that makes `futures`.
+        refine_with(&super::WantedType, "futures = [\n    pool.submit(func, 1),\n]\nprint([f.result() for f in futures])\n", |p| {
+            *p.binding_mut("func").unwrap() = Binding::new("func", vec![Candidate::Value(Value::Int(3))]);
+        }, raised("TypeError", "'int' object is not callable", 4), expect![[r#"
+            ## 1
+            class Pool:
+                def submit(self, *args, **kwargs):
+                    return None
+
+
+            pool = Pool()
+
+
+            def func(*args, **kwargs):
+                return None
         "#]]);
     }
 
