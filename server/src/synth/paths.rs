@@ -80,8 +80,26 @@ fn last_assignment<'c>(ctx: &'c Context, root: &str, line: u32) -> Option<(u32, 
 
 /// `for cell in sheet.cells:` → `sheet.cells`, when `root` is its variable.
 fn loop_iterable<'t>(text: &'t str, root: &str) -> Option<&'t str> {
-    let iterable = text.strip_prefix("for ")?.strip_prefix(root)?.trim_start().strip_prefix("in ")?;
-    Some(iterable.trim().trim_end_matches(':').trim())
+    loop_target(text, root).map(|(iterable, _)| iterable)
+}
+
+/// `for begin, end in self.ranges:` → (`self.ranges`, `Some(1)`) for `end`:
+/// what the loop iterates, and where `root` sits in each item when the loop
+/// unpacks it (`None` for a lone variable).
+fn loop_target<'t>(text: &'t str, root: &str) -> Option<(&'t str, Option<usize>)> {
+    let (targets, iterable) = text.strip_prefix("for ")?.split_once(" in ")?;
+    let iterable = iterable.trim().trim_end_matches(':').trim();
+    let targets = targets.trim();
+    if targets == root {
+        return Some((iterable, None));
+    }
+    // Flat tuples only: a nested or starred target has no fixed position.
+    let inner = targets.strip_prefix('(').and_then(|t| t.strip_suffix(')')).unwrap_or(targets);
+    if inner.contains(['(', '[', '*']) {
+        return None;
+    }
+    let at = inner.split(',').map(str::trim).position(|t| t == root)?;
+    Some((iterable, Some(at)))
 }
 
 /// A dotted name whose parts may index (`child.children[0].type`).
@@ -130,9 +148,13 @@ pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &st
     }
     let (l, text) = last_assignment(ctx, root, line)?;
     // `for cell in sheet.cells:` (or `in node.pre_order()`): item `item` of the iterable.
-    if let Some(iterable) = loop_iterable(text, root) {
+    if let Some((iterable, at)) = loop_target(text, root) {
         let items = iterable_items(p, iterable)?;
-        return attrs_at_mut(items.get_mut(item)?, path.split('.').skip(1));
+        let mut v = items.get_mut(item)?;
+        if let Some(at) = at {
+            v = item_at_mut(v, Some(&at.to_string()))?;
+        }
+        return attrs_at_mut(v, path.split('.').skip(1));
     }
     if item > 0 {
         return None;

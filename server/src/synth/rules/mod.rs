@@ -160,6 +160,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &AttributePresence,
         &Equality,
         &Identity,
+        &NoneTests,
         &Conjunction,
         &TestedPaths,
         &OtherValues,
