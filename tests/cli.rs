@@ -290,6 +290,27 @@ fn a_library_that_is_not_installed_is_reported_not_faked() {
 }
 
 #[test]
+fn a_file_at_an_absolute_path_is_reported_by_class_and_not_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fragment.py");
+    // A path on the author's machine: the engine writes only beside the fragment.
+    let absolute = "/Users/runnable-test-author/Desktop/sales.txt";
+    std::fs::write(&path, format!("with open('{absolute}') as f:\n    print(f.read())\n")).unwrap();
+    let out = bin().arg("fix").arg(&path).arg("--json").arg("--no-memory").output().unwrap();
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_contract(&j);
+    assert_eq!(j["status"], "raised", "{j}");
+    assert_eq!(j["blocker"]["class"], "absolute-path", "{j}");
+    assert_eq!(j["blocker"]["detail"], absolute, "{j}");
+    assert!(!std::path::Path::new(absolute).exists());
+    assert!(j["resources"].as_array().unwrap().iter().all(|r| r["path"] != absolute), "{}", j["resources"]);
+    // The terminal rendering names the class too.
+    let human = bin().arg("fix").arg(&path).arg("--no-memory").output().unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("cannot run as written (absolute-path)"), "{text}");
+}
+
+#[test]
 fn fixes_a_fragment_and_agrees_with_the_independent_scorer() {
     let path = repo().join("examples/word_count.py");
     let (out, json) = fix_file(&path, &[]);

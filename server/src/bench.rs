@@ -57,6 +57,8 @@ pub struct Row {
     pub llm_rejected: usize,
     pub llm_cost_usd: f64,
     pub model_names: usize,
+    /// Why the fragment cannot run as written (`blockers::BlockerClass`), or empty.
+    pub blocker: String,
 }
 
 /// (calls, tokens, seconds) of one model stage in a report.
@@ -103,6 +105,7 @@ impl Row {
             llm_rejected: r.stats.llm_rejected,
             llm_cost_usd: r.llm.as_ref().map(|l| l.estimated_cost_usd).unwrap_or(0.0),
             model_names: r.names.iter().filter(|n| n.proposed_by == crate::report::ProposedBy::Model).count(),
+            blocker: r.blocker.as_ref().map(|b| b.class.as_str().to_string()).unwrap_or_default(),
         }
     }
     fn failed(file: String, why: String, seconds: f64) -> Row {
@@ -114,7 +117,7 @@ impl Row {
             llm_environment_calls: 0, llm_environment_tokens: 0, llm_environment_seconds: 0.0,
             llm_exploration_calls: 0, llm_exploration_tokens: 0, llm_exploration_seconds: 0.0,
             llm_evolution_calls: 0, llm_evolution_tokens: 0, llm_evolution_seconds: 0.0,
-            llm_rejected: 0, llm_cost_usd: 0.0, model_names: 0,
+            llm_rejected: 0, llm_cost_usd: 0.0, model_names: 0, blocker: String::new(),
             rules: Vec::new(),
         }
     }
@@ -143,6 +146,8 @@ pub struct Summary {
     pub llm_stages: [(usize, u64, f64); 3],
     /// Estimated from the price table.
     pub llm_cost_usd: f64,
+    /// Files that cannot run as written, per class, in the classes' order.
+    pub blockers: Vec<(String, usize)>,
 }
 
 pub fn python_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
@@ -214,7 +219,19 @@ pub fn summarize(rows: &[Row], wall_seconds: f64) -> Summary {
             rows.iter().fold((0, 0, 0.0), |a, r| (a.0 + r.llm_evolution_calls, a.1 + r.llm_evolution_tokens, a.2 + r.llm_evolution_seconds)),
         ],
         llm_cost_usd: rows.iter().map(|r| r.llm_cost_usd).sum(),
+        blockers: blocker_counts(rows),
     }
+}
+
+/// How many files each class of [`crate::blockers`] stopped, most first.
+fn blocker_counts(rows: &[Row]) -> Vec<(String, usize)> {
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for r in rows.iter().filter(|r| !r.blocker.is_empty()) {
+        *counts.entry(r.blocker.as_str()).or_default() += 1;
+    }
+    let mut out: Vec<(String, usize)> = counts.into_iter().map(|(c, n)| (c.to_string(), n)).collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1));
+    out
 }
 
 pub fn write_csv(path: &Path, rows: &[Row]) -> Result<(), csv::Error> {

@@ -341,6 +341,12 @@ impl Engine {
         let best = &result.best;
         let exception = best.outcome.exception.as_ref();
         let containment = pool.containment();
+        let error = exception.map(|e| ErrorInfo {
+            type_name: e.type_name.clone(),
+            message: not_installed(e, &environment.missing, opts.install).unwrap_or_else(|| e.message.clone()),
+            line: e.line.and_then(|l| best.program.fragment_line(l)),
+        });
+        let blocker = error.as_ref().and_then(|e| crate::blockers::classify(&fragment, e));
         Ok(FixReport {
             program: best.program.text.clone(),
             prefix: best.program.prefix.clone(),
@@ -351,11 +357,8 @@ impl Engine {
             packages,
             coverage: best.coverage.clone(),
             status: best.outcome.status.into(),
-            error: exception.map(|e| ErrorInfo {
-                type_name: e.type_name.clone(),
-                message: not_installed(e, &environment.missing, opts.install).unwrap_or_else(|| e.message.clone()),
-                line: e.line.and_then(|l| best.program.fragment_line(l)),
-            }),
+            error,
+            blocker,
             names: names_with_provenance(&best.prefix, &ctx, by_model(&best.program.prefix), model.rule_best.as_ref()),
             refinements: best.prefix.trail.0.iter().map(|(stage, rule)| Refinement { rule: rule.to_string(), stage: stage.as_str().to_string() }).collect(),
             rules: result.rules.clone(),
@@ -762,6 +765,7 @@ fn syntax_error_report(fragment: &str, analysis: &Analysis, toolchain: &Toolchai
         coverage,
         status: Status::SyntaxError,
         error: Some(ErrorInfo { type_name: "SyntaxError".into(), message: first.message.clone(), line: Some(first.line) }),
+        blocker: None,
         names: Vec::new(),
         refinements: Vec::new(),
         rules: Vec::new(),

@@ -1,6 +1,7 @@
 //! The terminal rendering of a `fix` result: what was added, then the
 //! fragment with each line marked, then one summary line.
 
+use crate::blockers::{Blocker, BlockerClass};
 use crate::exec::Denial;
 use crate::report::{FixReport, LegacyReport, OptionalReport};
 
@@ -55,6 +56,10 @@ pub fn render(fragment: &str, r: &FixReport) -> String {
         out.push_str(&legacy_line(l));
         out.push('\n');
     }
+    if let Some(b) = &r.blocker {
+        out.push_str(&blocker_line(b));
+        out.push('\n');
+    }
     if let Some(note) = r.containment.as_ref().and_then(|c| c.note.as_ref()) {
         out.push_str(&format!("warning: {note}\n"));
     }
@@ -92,6 +97,17 @@ pub fn optional_line(o: &OptionalReport) -> String {
         (None, true) => format!("installed {}, which {} asked for ({})", o.distribution, o.library, o.reason),
         (None, false) => format!("installed {}, which {} asked for ({}), but it did not help", o.distribution, o.library, o.reason),
     }
+}
+
+/// One line on why the fragment cannot run as written.
+pub fn blocker_line(b: &Blocker) -> String {
+    let why = match b.class {
+        BlockerClass::AbsolutePath => format!("`{}` is on the author's machine; Runnable creates files only beside the fragment (make the path relative)", b.detail),
+        BlockerClass::WindowsPath => format!("`{}` is a Windows path; Runnable does not create it (make the path relative)", b.detail),
+        BlockerClass::Python2 => format!("`{}` is Python 2 only", b.detail),
+        BlockerClass::WindowsOnly => format!("`{}` exists on Windows only", b.detail),
+    };
+    format!("cannot run as written ({}): {why}", b.class.as_str())
 }
 
 /// One line on the version fallback: which older releases, and whether they

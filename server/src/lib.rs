@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod bench;
+pub mod blockers;
 pub mod coverage;
 pub mod env;
 pub mod exec;

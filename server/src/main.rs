@@ -344,6 +344,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 summary.median_seconds, summary.p95_seconds, summary.stub_share, summary.llm_calls,
                 summary.legacy_used, summary.legacy_tried, summary.wall_seconds
             );
+            if !summary.blockers.is_empty() {
+                let classes: Vec<String> = summary.blockers.iter().map(|(c, n)| format!("{c} {n}")).collect();
+                println!("cannot run as written: {}", classes.join(", "));
+            }
             if rules {
                 print!("{}", bench::rules_table(&rows));
             }

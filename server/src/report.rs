@@ -226,6 +226,10 @@ pub struct FixReport {
     pub coverage: Coverage,
     pub status: Status,
     pub error: Option<ErrorInfo>,
+    /// Why the fragment cannot run as written, when its error says so
+    /// (a path on the author's machine, Python 2): `blockers::classify`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocker: Option<crate::blockers::Blocker>,
     pub names: Vec<NameReport>,
     /// The rules behind the best prefix, in order.
     pub refinements: Vec<Refinement>,

@@ -183,6 +183,7 @@ mod tests {
             coverage,
             status: Status::Raised,
             error: None,
+            blocker: None,
             names: Vec::new(),
             refinements: Vec::new(),
             rules: Vec::new(),
