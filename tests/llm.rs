@@ -412,8 +412,8 @@ fn bench_adds_the_model_columns_at_the_end_and_prints_the_stages() {
     assert!(stdout.contains("llm tokens") && stdout.contains("exploration 1 calls") && stdout.contains("estimated cost $"), "{stdout}");
     let text = std::fs::read_to_string(&csv).unwrap();
     let header = text.lines().next().unwrap();
-    assert!(header.contains(",stand_in_names,real,llm_prompt_tokens,") && header.ends_with(",llm_cost_usd,model_names"), "{header}");
+    assert!(header.contains(",stand_in_names,real,llm_prompt_tokens,") && header.ends_with(",llm_cost_usd,model_names,blocker"), "{header}");
     let row: Vec<&str> = text.lines().nth(1).unwrap().split(',').collect();
-    let cost: f64 = row[row.len() - 2].parse().unwrap();
+    let cost: f64 = row[row.len() - 3].parse().unwrap();
     assert!(cost > 0.0, "gpt-4o has a price: {row:?}");
 }
