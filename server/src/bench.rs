@@ -146,7 +146,7 @@ pub struct Summary {
     pub llm_stages: [(usize, u64, f64); 3],
     /// Estimated from the price table.
     pub llm_cost_usd: f64,
-    /// Files that cannot run as written, per class, in the classes' order.
+    /// Files that cannot run as written, per class, most first.
     pub blockers: Vec<(String, usize)>,
 }
 

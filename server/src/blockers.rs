@@ -13,6 +13,7 @@
 //!   `creationflags`, `os.startfile`).
 
 use crate::report::ErrorInfo;
+use crate::synth::error_text::{quoted, quoted_parts, trailing_str};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -83,9 +84,8 @@ pub fn classify(fragment: &str, error: &ErrorInfo) -> Option<Blocker> {
     let message = error.message.as_str();
     let found = |class: BlockerClass, detail: &str| Some(Blocker { class, detail: detail.to_string() });
     if PATH_ERRORS.contains(&error.type_name.as_str()) {
-        if let Some(path) = last_quoted(message) {
-            // The message reprs the path: `C:\\Users` is `C:\Users`.
-            let path = path.replace("\\\\", "\\");
+        // The message ends with the path's repr: `'C:\\Users'` is `C:\Users`.
+        if let Some(path) = trailing_str(message) {
             if crate::exec::is_windows_absolute(&path) {
                 return found(BlockerClass::WindowsPath, &path);
             }
@@ -103,7 +103,7 @@ pub fn classify(fragment: &str, error: &ErrorInfo) -> Option<Blocker> {
             }
         }
         if message.starts_with("module 'os' has no attribute 'startfile'") || message.starts_with("module 'ctypes' has no attribute 'windll'") {
-            return found(BlockerClass::WindowsOnly, message.split('\'').nth(3).unwrap_or_default());
+            return found(BlockerClass::WindowsOnly, quoted_parts(message).get(1).copied().unwrap_or_default());
         }
     }
     if error.type_name == "ImportError" {
@@ -114,7 +114,7 @@ pub fn classify(fragment: &str, error: &ErrorInfo) -> Option<Blocker> {
         }
     }
     if error.type_name == "ModuleNotFoundError" || error.type_name == "ImportError" {
-        if let Some(module) = message.strip_prefix("No module named ").and_then(last_quoted) {
+        if let Some(module) = message.strip_prefix("No module named ").and_then(quoted) {
             let top = module.split('.').next().unwrap_or_default();
             if PYTHON2_MODULES.contains(&top) {
                 return found(BlockerClass::Python2, top);
@@ -128,13 +128,6 @@ pub fn classify(fragment: &str, error: &ErrorInfo) -> Option<Blocker> {
         return found(BlockerClass::WindowsOnly, message.split_whitespace().next().unwrap_or_default());
     }
     None
-}
-
-/// The last `'...'` of a message (the path of `[Errno 2] No such file or directory: '/x'`).
-fn last_quoted(message: &str) -> Option<&str> {
-    let end = message.rfind('\'')?;
-    let start = message[..end].rfind('\'')?;
-    Some(&message[start + 1..end])
 }
 
 #[cfg(test)]

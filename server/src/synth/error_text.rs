@@ -14,7 +14,7 @@ use crate::exec::ExceptionInfo;
 
 /// The names a message puts in single quotes, in order (`cannot import
 /// name 'a' from 'm'` -> `a`, `m`); a quote left open ends nothing.
-pub(super) fn quoted_parts(msg: &str) -> Vec<&str> {
+pub(crate) fn quoted_parts(msg: &str) -> Vec<&str> {
     let mut parts: Vec<&str> = msg.split('\'').collect();
     // An odd number of quotes leaves the last part open: not quoted.
     if parts.len() % 2 == 0 {
@@ -24,14 +24,14 @@ pub(super) fn quoted_parts(msg: &str) -> Vec<&str> {
 }
 
 /// The first single-quoted part of a message.
-pub(super) fn quoted(msg: &str) -> Option<String> {
+pub(crate) fn quoted(msg: &str) -> Option<String> {
     quoted_parts(msg).first().map(|s| s.to_string())
 }
 
 /// The string a `repr` of a `str` at the end of a message spells, after
 /// its last `": "` that starts one (`invalid literal for int() with base
 /// 10: 'abc'` -> `abc`).
-pub(super) fn trailing_str(msg: &str) -> Option<String> {
+pub(crate) fn trailing_str(msg: &str) -> Option<String> {
     msg.match_indices(": ").find_map(|(at, _)| match expression(&msg[at + 2..]) {
         Some(Condition::Constant { value: Constant::Str(s) }) => Some(s),
         _ => None,

@@ -16,7 +16,7 @@ pub mod deterministic;
 mod drivers;
 mod edits;
 mod environment;
-mod error_text;
+pub(crate) mod error_text;
 pub mod infer;
 mod isinstance;
 pub mod knowledge;

@@ -66,7 +66,7 @@ fn iterable_items<'p>(p: &'p mut Prefix, iterable: &str) -> Option<&'p mut Vec<V
 /// give that item a value of its own. Its index, or `None`.
 pub(super) fn grow_loop(ctx: &Context, p: &mut Prefix, root: &str, line: u32) -> Option<usize> {
     let (_, text) = last_assignment(ctx, root, line)?;
-    let items = iterable_items(p, loop_iterable(text, root)?)?;
+    let items = iterable_items(p, loop_target(text, root)?.0)?;
     let last = items.last()?.clone();
     items.push(last);
     Some(items.len() - 1)
@@ -78,12 +78,8 @@ fn last_assignment<'c>(ctx: &'c Context, root: &str, line: u32) -> Option<(u32, 
     Some((*l, ctx.line_text(*l).trim()))
 }
 
-/// `for cell in sheet.cells:` → `sheet.cells`, when `root` is its variable.
-fn loop_iterable<'t>(text: &'t str, root: &str) -> Option<&'t str> {
-    loop_target(text, root).map(|(iterable, _)| iterable)
-}
-
-/// `for begin, end in self.ranges:` → (`self.ranges`, `Some(1)`) for `end`:
+/// `for cell in sheet.cells:` → (`sheet.cells`, `None`) when `root` is its
+/// variable; `for begin, end in self.ranges:` → (`self.ranges`, `Some(1)`) for `end`:
 /// what the loop iterates, and where `root` sits in each item when the loop
 /// unpacks it (`None` for a lone variable).
 fn loop_target<'t>(text: &'t str, root: &str) -> Option<(&'t str, Option<usize>)> {
@@ -122,13 +118,15 @@ pub(super) fn subscripted(part: &str) -> (&str, Option<&str>) {
 
 fn item_at_mut<'v>(v: &'v mut Value, index: Option<&str>) -> Option<&'v mut Value> {
     let Some(index) = index else { return Some(v) };
+    // An index only known at run time: the first item, where a loop starts.
+    nth_item_mut(v, index.parse::<i64>().unwrap_or(0))
+}
+
+/// Item `i` of a list or tuple, counted from the end when negative.
+fn nth_item_mut(v: &mut Value, i: i64) -> Option<&mut Value> {
     let (Value::List(items) | Value::Tuple(items)) = v else { return None };
     let n = items.len() as i64;
-    let at = match index.parse::<i64>() {
-        Ok(i) if i < 0 => n + i,
-        Ok(i) => i,
-        Err(_) => 0,
-    };
+    let at = if i < 0 { n + i } else { i };
     (0..n).contains(&at).then(move || &mut items[at as usize])
 }
 
@@ -152,7 +150,7 @@ pub(super) fn value_through_item<'p>(ctx: &Context, p: &'p mut Prefix, path: &st
         let items = iterable_items(p, iterable)?;
         let mut v = items.get_mut(item)?;
         if let Some(at) = at {
-            v = item_at_mut(v, Some(&at.to_string()))?;
+            v = nth_item_mut(v, at as i64)?;
         }
         return attrs_at_mut(v, path.split('.').skip(1));
     }

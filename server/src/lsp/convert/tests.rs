@@ -20,7 +20,7 @@ pub(crate) fn report(prefix: &str, suffix: &str, executable: &[u32], covered: &[
         coverage,
         status: Status::Completed,
         error: None,
-            blocker: None,
+        blocker: None,
         names: Vec::new(),
         refinements: Vec::new(),
         rules: Vec::new(),
