@@ -29,7 +29,30 @@ pub(super) fn entries(ctx: &Context) -> Vec<Entry> {
         }
         out.push(e);
     }
+    // A group the fragment does not define (`@sammich.command()` cut out of
+    // a larger file): the prefix makes it a real `click.Group`, and its
+    // commands run under it as they would in the whole program.
+    let mut seen: Vec<&str> = Vec::new();
+    for f in ctx.analysis.functions.iter().filter(|f| !f.is_method && uses_click(ctx, f)) {
+        let Some((group, _)) = f.decorators.iter().find_map(subcommand_of) else { continue };
+        if seen.contains(&group) || !ctx.analysis.free_names.iter().any(|n| n.name == group) {
+            continue;
+        }
+        seen.push(group);
+        let mut e = Entry { object: group.to_string(), library: Library::Click, params: Vec::new(), commands: Vec::new(), driven: Vec::new(), called_at: None };
+        click_subcommands(ctx, group, &mut Vec::new(), &mut e, 0);
+        if !e.commands.is_empty() {
+            out.push(e);
+        }
+    }
     out
+}
+
+/// Whether `f` declares click parameters, or the fragment imports click:
+/// what makes a free `@group.command()` a click group.
+fn uses_click(ctx: &Context, f: &FunctionDef) -> bool {
+    ctx.analysis.imports.iter().any(|i| i.module == "click")
+        || f.decorators.iter().any(|d| d.target.starts_with("click.") || ["option", "argument", "pass_context"].iter().any(|t| d.target == *t && imports_from(ctx, "click", t)))
 }
 
 /// `command` or `group` when `d` makes a top-level click command.

