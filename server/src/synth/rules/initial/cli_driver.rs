@@ -138,6 +138,13 @@ mod tests {
         let src = "from typing import List\nimport typer\n\ncli = typer.Typer()\n\ndef arg_check(values: List[str]) -> List[str]:\n    for value in values:\n        if value not in ['wiki', 'news']:\n            raise typer.BadParameter(value)\n    return values\n\n@cli.command()\ndef crawl(sites: List[str] = typer.Argument(..., callback=arg_check)):\n    print(sites)\n";
         initial_after(&super::CliDriver, src, expect![[r#"
             ## 1
+            sites = ['wiki', 'wiki']
+            -- driver --
+            from typer.testing import CliRunner
+            runner = CliRunner()
+            result = runner.invoke(cli, [*sites], standalone_mode=False)
+            print(result.output, end='')
+            if result.exception is not None: raise result.exception
         "#]]);
     }
 }
