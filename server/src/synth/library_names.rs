@@ -80,8 +80,10 @@ pub fn library_imports(ctx: &Context, name: &str, usage: &Usage) -> Option<Vec<S
         push(stmt);
     }
     let module_name = is_module_name(ctx, name) && !used_as_data(usage);
-    // `json.load(...)`: the module.
-    let module = module_name && used_like_a_module(usage);
+    // `json.load(...)`, or `httpx.get(url)`: used through attributes the
+    // module itself exports (per the library index), though `get` alone is
+    // also a dict's.
+    let module = module_name && (used_like_a_module(usage) || uses_only_exports(name, usage));
     if module {
         // `html.fromstring(page)`: members the module of that name lacks
         // and a same-named library module has (`from lxml import html`)
@@ -113,6 +115,13 @@ pub fn library_imports(ctx: &Context, name: &str, usage: &Usage) -> Option<Vec<S
         push(stmt);
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// Whether `usage` reads attributes of `module`, never calls it, and every
+/// attribute is one the indexed module exports.
+fn uses_only_exports(module: &str, usage: &Usage) -> bool {
+    let Some(exports) = super::library_types::exports_of(module) else { return false };
+    usage.calls.is_empty() && !usage.attrs.is_empty() && usage.attrs.keys().all(|a| exports.contains_key(a.as_str()))
 }
 
 /// The first name `prefix` binds to a value although it is a library name
@@ -238,6 +247,11 @@ mod tests {
             )
             .unwrap(),
             ["from bs4 import BeautifulSoup"]
+        );
+        // `get` is also a dict's, but httpx exports it: the module.
+        assert_eq!(
+            imports_for("r = httpx.get(url, params=params)\nprint(r.url)\n", "httpx").unwrap(),
+            ["import httpx"]
         );
         let both = imports_for("print(datetime.now())\n", "datetime").unwrap();
         assert_eq!(both, ["import datetime", "from datetime import datetime"]);
