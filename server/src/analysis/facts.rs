@@ -63,9 +63,9 @@ pub struct Analysis {
     /// INI files `configparser` parsers read, with the sections and options
     /// the fragment asks of them.
     pub config_reads: Vec<ConfigRead>,
-    /// How the fragment uses the JSON body of an HTTP response it fetches
-    /// with `requests` or `httpx` (empty when it reads none).
-    pub response_json: Usage,
+    /// How the fragment uses the HTTP responses it fetches with `requests`
+    /// or `httpx` (`.json()`, `.status_code`; empty when it reads none).
+    pub http_response: Usage,
     /// Names of functions defined at top level (`def f`) with their parameters,
     /// so a driver can call them.
     pub functions: Vec<FunctionDef>,

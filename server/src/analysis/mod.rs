@@ -164,7 +164,7 @@ pub fn analyze(source: &str) -> Analysis {
         }
     }
 
-    let response_json = response_json(&walk.store, resolved.free.iter().chain(&resolved.used_before_bound));
+    let http_response = http_response(&walk.store, resolved.free.iter().chain(&resolved.used_before_bound));
 
     let mut analysis = Analysis {
         syntax_errors: syntax::syntax_errors(root, &text, common_indent),
@@ -184,7 +184,7 @@ pub fn analyze(source: &str) -> Analysis {
         xml_reads: xml_reads::xml_reads(root, &text),
         env_reads: env_vars::env_reads(root, &text),
         config_reads,
-        response_json,
+        http_response,
         functions,
         classes,
         branches,
@@ -311,28 +311,39 @@ fn keep_reachable_constants(a: &mut Analysis) {
     }
 }
 
-/// How the fragment uses the JSON body of an HTTP client's response
-/// (`requests.get(u).json()['data']`, through `r = requests.get(u)` too),
-/// merged over the clients' request functions: what the offline transport
-/// answers with.
-fn response_json<'f>(store: &usage::Store, free: impl Iterator<Item = &'f FreeName>) -> Usage {
+/// How the fragment uses the responses of an HTTP client
+/// (`requests.get(u).json()['data']`, `r.status_code == 204`, through `r =
+/// requests.get(u)` and a client object, `s = requests.Session()`,
+/// `c = httpx.Client()`), merged over the clients' request functions: what
+/// the offline transport answers with.
+fn http_response<'f>(store: &usage::Store, free: impl Iterator<Item = &'f FreeName>) -> Usage {
     const CLIENTS: &[&str] = &["requests", "httpx"];
+    const SESSIONS: &[&str] = &["Session", "Client", "AsyncClient"];
     const METHODS: &[&str] = &["get", "post", "put", "patch", "delete", "head", "request"];
     let free: Vec<&FreeName> = free.collect();
     let mut out = Usage::default();
+    let name = |client: &str| usage::Path::root(usage::Root::Name(client.to_string()));
     for client in CLIENTS {
-        for m in METHODS {
-            let path = usage::Path::root(usage::Root::Name(client.to_string()))
-                .then(usage::Step::Attr(m.to_string()))
-                .and_then(|p| p.then(usage::Step::Call))
-                .and_then(|p| p.then(usage::Step::Attr("json".into())))
-                .and_then(|p| p.then(usage::Step::Call));
-            if let Some(u) = path.and_then(|p| store.get(&p)) {
-                merge_usage(&mut out, u);
+        // The request functions, and a client object's methods.
+        let mut owners: Vec<usage::Path> = vec![name(client)];
+        owners.extend(SESSIONS.iter().filter_map(|s| name(client).then(usage::Step::Attr(s.to_string()))?.then(usage::Step::Call)));
+        for owner in &owners {
+            for m in METHODS {
+                let path = owner.then(usage::Step::Attr(m.to_string())).and_then(|p| p.then(usage::Step::Call));
+                if let Some(u) = path.and_then(|p| store.get(&p)) {
+                    merge_usage(&mut out, u);
+                }
             }
-            let via_free = free.iter().find(|f| f.name == *client).and_then(|f| f.usage.attrs.get(*m)?.returns.as_deref()?.attrs.get("json")?.returns.as_deref());
-            if let Some(u) = via_free {
-                merge_usage(&mut out, u);
+        }
+        // A client cut off with its import: its free name's usage.
+        if let Some(f) = free.iter().find(|f| f.name == *client) {
+            let sessions = SESSIONS.iter().filter_map(|s| f.usage.attrs.get(*s)?.returns.as_deref());
+            for u in std::iter::once(&f.usage).chain(sessions) {
+                for m in METHODS {
+                    if let Some(r) = u.attrs.get(*m).and_then(|a| a.returns.as_deref()) {
+                        merge_usage(&mut out, r);
+                    }
+                }
             }
         }
     }

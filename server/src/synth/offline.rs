@@ -17,6 +17,7 @@ pub const NETWORK_ERRORS: &[&str] = &[
     "URLError",
     "gaierror",
     "ConnectTimeout",
+    "ConnectError",
     "MaxRetryError",
     "NewConnectionError",
     "HTTPError",
@@ -24,21 +25,26 @@ pub const NETWORK_ERRORS: &[&str] = &[
 
 /// The library attributes the transport assigns: the only assignments to
 /// a library's attributes a prefix may make.
-pub const PATCHES: &[&str] = &["requests.adapters.HTTPAdapter.send"];
+pub const PATCHES: &[&str] = &[
+    "requests.adapters.HTTPAdapter.send",
+    "httpx.HTTPTransport.handle_request",
+    "httpx.AsyncHTTPTransport.handle_async_request",
+];
 
 /// Names of the transport's bindings.
 const REQUESTS_BINDING: &str = "_offline_send";
 const URLLIB_BINDING: &str = "_offline_opener";
+const HTTPX_BINDING: &str = "_offline_httpx";
 
 /// Whether `name` is a binding of the declared transport.
 pub fn is_transport(name: &str) -> bool {
-    name == REQUESTS_BINDING || name == URLLIB_BINDING
+    [REQUESTS_BINDING, URLLIB_BINDING, HTTPX_BINDING].contains(&name)
 }
 
-/// Answer HTTP locally for `requests` and `urllib`, as the fragment uses
-/// them; `false` when the prefix has the transport already.
+/// Answer HTTP locally for `requests`, `httpx` and `urllib`, as the
+/// fragment uses them; `false` when the prefix has the transport already.
 pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
-    if p.binding(REQUESTS_BINDING).is_some() || p.binding(URLLIB_BINDING).is_some() {
+    if [REQUESTS_BINDING, URLLIB_BINDING, HTTPX_BINDING].iter().any(|b| p.binding(b).is_some()) {
         return false;
     }
     let modules: Vec<&str> = ctx
@@ -48,13 +54,36 @@ pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
         .map(|i| i.module.as_str())
         .collect();
     let mut added = false;
-    let page = Page::for_fragment(ctx);
+    let status = status_code(ctx);
+    let mut page = Page::for_fragment(ctx);
+    if matches!(status, 204 | 304) {
+        // No Content, Not Modified: HTTP gives these no body.
+        page.body = "b''".into();
+    }
     if modules.iter().any(|m| m.starts_with("requests")) || p.binding("requests").is_some() {
+        // The reason phrase the standard library gives the code.
+        let mut imports: Vec<String> = vec!["import requests".into(), "import requests.adapters".into()];
+        let reason = if status == 200 {
+            "'OK'".to_string()
+        } else {
+            imports.insert(0, "import http".into());
+            format!("http.HTTPStatus({status}).phrase")
+        };
         p.bindings.push(Binding::new(
             REQUESTS_BINDING,
             vec![Candidate::Value(Value::Code {
-                source: OFFLINE_REQUESTS.replace("{TYPE}", page.content_type()).replace("{BODY}", &page.body),
-                imports: vec!["import requests".into(), "import requests.adapters".into()],
+                source: OFFLINE_REQUESTS.replace("{STATUS}", &status.to_string()).replace("{REASON}", &reason).replace("{TYPE}", page.content_type()).replace("{BODY}", &page.body),
+                imports,
+            })],
+        ));
+        added = true;
+    }
+    if modules.iter().any(|m| m.split('.').next() == Some("httpx")) || p.binding("httpx").is_some() {
+        p.bindings.push(Binding::new(
+            HTTPX_BINDING,
+            vec![Candidate::Value(Value::Code {
+                source: OFFLINE_HTTPX.replace("{STATUS}", &status.to_string()).replace("{TYPE}", page.content_type()).replace("{BODY}", &page.body),
+                imports: vec!["import httpx".into()],
             })],
         ));
         added = true;
@@ -74,6 +103,19 @@ pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
         added = true;
     }
     added
+}
+
+/// The status code the fragment expects of its responses
+/// (`assert r.status_code == 204`), else 200.
+fn status_code(ctx: &Context) -> u16 {
+    let tested = ctx.analysis.http_response.attrs.get("status_code").into_iter().flat_map(|u| &u.compared);
+    tested
+        .filter(|(op, _)| op == "==")
+        .find_map(|(_, lit)| match lit {
+            crate::analysis::Literal::Int(n) if (100..600).contains(n) => Some(*n as u16),
+            _ => None,
+        })
+        .unwrap_or(200)
 }
 
 /// What the local server answers: JSON, or, when the fragment parses HTML
@@ -105,7 +147,7 @@ impl Page {
             page
         } else if parses || !ctx.analysis.html_queries.is_empty() {
             Page::html(ctx)
-        } else if let Some(doc) = Some(&ctx.analysis.response_json)
+        } else if let Some(doc) = ctx.analysis.http_response.attrs.get("json").and_then(|j| j.returns.as_deref())
             .filter(|u| **u != crate::analysis::Usage::default())
             .and_then(|u| super::resources::json_document(&super::infer::best("data", u, 1)))
         {
@@ -172,8 +214,8 @@ const OFFLINE_REQUESTS: &str =
     "# Offline network: the transport adapter answers every request with this local response.
 def _offline_send(self, request, *args, **kwargs):
     response = requests.Response()
-    response.status_code = 200
-    response.reason = 'OK'
+    response.status_code = {STATUS}
+    response.reason = {REASON}
     response.url = request.url
     response.request = request
     response.connection = self
@@ -184,6 +226,22 @@ def _offline_send(self, request, *args, **kwargs):
 
 
 requests.adapters.HTTPAdapter.send = _offline_send";
+
+/// `httpx`: the default transports' request handlers (what `Client.send`
+/// and `AsyncClient.send` call to put a request on the wire) answer with a
+/// local `httpx.Response`; the client's redirects, hooks, auth and
+/// streaming still run.
+const OFFLINE_HTTPX: &str = "# Offline network: httpx's transports answer every request with this local response.
+def _offline_httpx(self, request):
+    return httpx.Response({STATUS}, headers={'Content-Type': '{TYPE}'}, content={BODY}, request=request)
+
+
+async def _offline_httpx_async(self, request):
+    return _offline_httpx(self, request)
+
+
+httpx.HTTPTransport.handle_request = _offline_httpx
+httpx.AsyncHTTPTransport.handle_async_request = _offline_httpx_async";
 
 /// `urllib`: an opener whose first handler answers `http` and `https` with
 /// a real `http.client.HTTPResponse` read from local bytes, installed with
@@ -221,7 +279,7 @@ mod tests {
 
     #[test]
     fn the_transport_assigns_only_what_it_declares() {
-        for source in [OFFLINE_REQUESTS, OFFLINE_URLLIB] {
+        for source in [OFFLINE_REQUESTS, OFFLINE_URLLIB, OFFLINE_HTTPX] {
             for line in source
                 .lines()
                 .filter(|l| !l.starts_with(' ') && !l.starts_with('#'))
@@ -275,5 +333,25 @@ print(t.findall('.//a'))
                 assert!(page.body.contains(r#""items":[{"id":"#) || page.body.contains(r#""token":""#), "{}", page.body);
             });
         }
+    }
+
+    #[test]
+    fn the_status_the_fragment_expects_is_answered_and_no_content_has_no_body() {
+        let src = "import httpx\nclient = httpx.Client(timeout=1)\nr = client.get(u)\nassert r.status_code == 204\nassert not r.content\n";
+        crate::synth::rules::check::with_ctx(src, |ctx| {
+            assert_eq!(status_code(ctx), 204);
+            let mut p = Prefix::default();
+            assert!(add_offline_network(ctx, &mut p));
+            let Some(Candidate::Value(Value::Code { source, .. })) = p.binding(HTTPX_BINDING).map(|b| b.current()) else { panic!("no httpx transport") };
+            assert!(source.contains("httpx.Response(204, headers={'Content-Type': 'application/json'}, content=b'', request=request)"), "{source}");
+        });
+        // Through a requests session, with the reason phrase Python gives the code.
+        crate::synth::rules::check::with_ctx("import requests\ns = requests.Session()\nif s.post(u).status_code == 201:\n    print('made')\n", |ctx| {
+            let mut p = Prefix::default();
+            assert!(add_offline_network(ctx, &mut p));
+            let Some(Candidate::Value(Value::Code { source, imports })) = p.binding(REQUESTS_BINDING).map(|b| b.current()) else { panic!("no requests transport") };
+            assert!(source.contains("response.status_code = 201\n    response.reason = http.HTTPStatus(201).phrase"), "{source}");
+            assert!(imports.contains(&"import http".to_string()));
+        });
     }
 }

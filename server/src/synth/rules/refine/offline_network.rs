@@ -60,4 +60,25 @@ mod tests {
             requests.adapters.HTTPAdapter.send = _offline_send
         "###]]);
     }
+
+    #[test]
+    fn httpx_gets_its_transports_answered_locally() {
+        refine(&super::OfflineNetwork, "import httpx\nprint(httpx.get('https://example.com').json()['name'])\n", raised("httpx.ConnectError", "[Errno -3] Temporary failure in name resolution", 2), expect![[r###"
+            ## 1
+            import httpx
+
+
+            # Offline network: httpx's transports answer every request with this local response.
+            def _offline_httpx(self, request):
+                return httpx.Response(200, headers={'Content-Type': 'application/json'}, content='{"name":"Ada"}'.encode(), request=request)
+
+
+            async def _offline_httpx_async(self, request):
+                return _offline_httpx(self, request)
+
+
+            httpx.HTTPTransport.handle_request = _offline_httpx
+            httpx.AsyncHTTPTransport.handle_async_request = _offline_httpx_async
+        "###]]);
+    }
 }
