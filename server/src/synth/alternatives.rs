@@ -111,6 +111,14 @@ pub(crate) fn alternatives(b: &Binding, tests: &Tests) -> Vec<Value> {
     if tests_types(tests) {
         others.extend([Value::Str("text".into()), Value::Int(1), Value::Float(1.5), Value::List(vec![Value::Int(1)]), Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]), Value::None]);
         others.extend(isinstance_types(tests, &b.name).iter().filter_map(|t| abstract_instance(t, &b.name)));
+        // The same items in the other sequence type: a type test goes the
+        // other way while the code after it still iterates what it did
+        // (`if not isinstance(seq, list): for i in seq: ...`).
+        match v {
+            Value::List(items) if !items.is_empty() => others.push(Value::Tuple(items.clone())),
+            Value::Tuple(items) if !items.is_empty() => others.push(Value::List(items.clone())),
+            _ => {}
+        }
     }
     let mut alts = match v {
         Value::Int(n) => {
@@ -295,6 +303,16 @@ mod tests {
         assert!(alts.iter().any(|a| matches!(a, Value::Code { source, .. } if source.contains("async def _result_items") && source.ends_with("result = _result_items()"))), "{alts:?}");
         // A member cannot be bound by a definition of its own.
         assert_eq!(abstract_instance("AsyncIterable", "self.items"), None);
+    }
+
+    #[test]
+    fn a_type_test_of_a_sequence_gets_the_same_items_in_the_other_sequence_type() {
+        let items = vec![Value::Int(1), Value::Int(2)];
+        let b = Binding::new("seq", vec![Candidate::Value(Value::List(items.clone()))]);
+        let alts = alternatives(&b, &tests_of("not isinstance(seq, list)", &[]));
+        assert!(alts.contains(&Value::Tuple(items.clone())), "{alts:?}");
+        let b = Binding::new("seq", vec![Candidate::Value(Value::Tuple(items.clone()))]);
+        assert!(alternatives(&b, &tests_of("type(seq) is tuple", &[])).contains(&Value::List(items)));
     }
 
     #[test]
