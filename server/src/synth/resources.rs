@@ -13,6 +13,7 @@ mod npy;
 mod numeric;
 mod pickle;
 mod table;
+mod toml;
 mod xlsx;
 mod xml;
 
@@ -414,6 +415,11 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     if let Some(text) = shape.value.as_ref().filter(|_| json_loaded).and_then(json_document) {
         return Some(Resource { path: clean.to_string(), content: format!("{text}\n").into_bytes() });
     }
+    // So does a TOML file (`tomllib.load(f)['project']['version']`).
+    let toml_loaded = lower.ends_with(".toml") || shape.loader.as_deref().and_then(loaded_format) == Some("toml");
+    if let Some(text) = shape.value.as_ref().filter(|_| toml_loaded).and_then(Value::to_json).and_then(|j| toml::document(&j)) {
+        return Some(Resource { path: clean.to_string(), content: text.into_bytes() });
+    }
     // Nothing known of what it holds, but its loader parses one format
     // (`json.load(fp)` of a file named by a parameter): a sample of that.
     if let Some(format) = shape.loader.as_deref().and_then(loaded_format).filter(|_| !lower.ends_with(".gz")) {
@@ -606,6 +612,16 @@ mod tests {
         // Nothing read from it: the sample.
         let analysis = crate::analysis::analyze("import json\nprint(json.load(open('x.json')))\n");
         assert!(file_for(&analysis, "x.json", "open").unwrap().content.starts_with(b"{\"name\": \"Ada\""));
+    }
+
+    #[test]
+    fn a_toml_file_holds_the_tables_the_fragment_reads() {
+        let src = "import tomllib\nwith open('pyproject.toml', 'rb') as f:\n    meta = tomllib.load(f)\nprint(meta['project']['version'], meta['tool']['black']['line-length'] + 1)\n";
+        let analysis = crate::analysis::analyze(src);
+        let r = file_for(&analysis, "pyproject.toml", "open").unwrap();
+        let text = String::from_utf8(r.content).unwrap();
+        assert!(text.starts_with("[project]\nversion = \"1.0.0\"\n"), "{text}");
+        assert!(text.contains("[tool.black]\nline-length = "), "{text}");
     }
 
     #[test]

@@ -91,6 +91,8 @@ fn string_by_use(name: &str, u: &Usage) -> String {
         format!("{}.txt", ident_base(name, "data"))
     } else if pick(&["dir", "folder"]) {
         ".".into()
+    } else if pick(&["version"]) {
+        "1.0.0".into()
     } else if pick(&["date"]) {
         "2024-01-15".into()
     } else if pick(&["email", "mail"]) {
