@@ -142,7 +142,7 @@ pub fn analyze(source: &str) -> Analysis {
         let via_free = || {
             let mut parts = dotted.split('.');
             let head = parts.next()?;
-            let free = resolved.free.iter().chain(&resolved.used_before_bound).find(|f| f.name == head)?;
+            let free = resolved.free.iter().chain(&resolved.used_before_bound).chain(&resolved.builtins_read).find(|f| f.name == head)?;
             let mut u = &free.usage;
             for p in parts {
                 u = u.attrs.get(p)?;

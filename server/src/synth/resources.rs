@@ -101,6 +101,9 @@ pub struct Shape {
     /// What the fragment reads of any XML it parses (`analysis::XmlReads`),
     /// when it reads something.
     pub xml: Option<crate::analysis::XmlReads>,
+    /// What each line holds when the fragment parses the file's lines one
+    /// by one as JSON (`for line in f: json.loads(line)`): JSON lines.
+    pub json_lines: Option<Value>,
 }
 
 /// What `analysis` shows of the file at `path`.
@@ -147,7 +150,28 @@ fn shape_of_use(analysis: &Analysis, f: &FileUse) -> Shape {
         .map(|o| o.path.trim_start_matches("./").to_string())
         .collect();
     let config = analysis.config_reads.iter().find(|c| c.paths.contains(&f.path)).map(|c| c.sections.clone());
-    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone(), table: table_of(analysis, f), xml }
+    let json_lines = usage.and_then(|(_, u)| json_lines(analysis, u));
+    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone(), table: table_of(analysis, f), xml, json_lines }
+}
+
+/// The JSON parsers of one document in a string.
+const JSON_LOADS: [&str; 4] = ["json.loads", "orjson.loads", "ujson.loads", "simplejson.loads"];
+
+/// What one line is, when the lines of the loaded file (`u`, iterated)
+/// go to a JSON parser: shaped by what the fragment reads of the parsed
+/// values, the sample's object otherwise.
+fn json_lines(analysis: &Analysis, u: &crate::analysis::Usage) -> Option<Value> {
+    let line = u.element.as_deref()?;
+    let parser = line.passed_to.iter().find(|a| a.position == Some(0) && JSON_LOADS.contains(&a.callee.as_str()))?;
+    let (module, _) = parser.callee.split_once('.')?;
+    let parsed = analysis
+        .imported_usage
+        .get(module)
+        .or_else(|| analysis.free_names.iter().find(|f| f.name == module).map(|f| &f.usage))
+        .and_then(|m| m.attrs.get("loads")?.returns.as_deref())
+        .map(|r| super::infer::best("record", r, 0))
+        .filter(|v| matches!(v, Value::Dict(kv) if !kv.is_empty()));
+    Some(parsed.unwrap_or_else(|| default_pickled(false)))
 }
 
 /// The table a pandas reader loads from `f`, when the fragment reads
@@ -415,6 +439,10 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     if let Some(text) = shape.value.as_ref().filter(|_| json_loaded).and_then(json_document) {
         return Some(Resource { path: clean.to_string(), content: format!("{text}\n").into_bytes() });
     }
+    // Lines parsed one by one as JSON: a JSON document per line.
+    if let Some(line) = shape.json_lines.as_ref().and_then(json_document) {
+        return Some(Resource { path: clean.to_string(), content: format!("{line}\n{line}\n").into_bytes() });
+    }
     // So does a TOML file (`tomllib.load(f)['project']['version']`).
     let toml_loaded = lower.ends_with(".toml") || shape.loader.as_deref().and_then(loaded_format) == Some("toml");
     if let Some(text) = shape.value.as_ref().filter(|_| toml_loaded).and_then(Value::to_json).and_then(|j| toml::document(&j)) {
@@ -612,6 +640,29 @@ mod tests {
         // Nothing read from it: the sample.
         let analysis = crate::analysis::analyze("import json\nprint(json.load(open('x.json')))\n");
         assert!(file_for(&analysis, "x.json", "open").unwrap().content.starts_with(b"{\"name\": \"Ada\""));
+    }
+
+    #[test]
+    fn lines_parsed_as_json_are_json_lines() {
+        for (src, path) in [
+            ("import json\nwith open('events.log') as f:\n    for line in f:\n        e = json.loads(line)\n        print(e['id'] + 1)\n", "events.log"),
+            ("def load(p):\n    rows = []\n    with gzip.open(p, 'rt') as f:\n        for l in f:\n            rows.append(json.loads(l))\n    return rows\n", "rows.gz"),
+        ] {
+            let analysis = crate::analysis::analyze(src);
+            // A literal path, or one a parameter holds (`gzip.open(p, 'rt')`).
+            let r = file_through_name(&analysis, "p", path).or_else(|| file_for(&analysis, path, "open")).unwrap();
+            let text = if path.ends_with(".gz") {
+                let mut out = String::new();
+                std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&r.content[..]), &mut out).unwrap();
+                out
+            } else {
+                String::from_utf8(r.content).unwrap()
+            };
+            for line in text.lines() {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{path}: {e}: {line:?}"));
+                assert!(v.is_object(), "{line}");
+            }
+        }
     }
 
     #[test]
