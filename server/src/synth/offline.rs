@@ -35,16 +35,17 @@ pub const PATCHES: &[&str] = &[
 const REQUESTS_BINDING: &str = "_offline_send";
 const URLLIB_BINDING: &str = "_offline_opener";
 const HTTPX_BINDING: &str = "_offline_httpx";
+const BINDINGS: [&str; 3] = [REQUESTS_BINDING, URLLIB_BINDING, HTTPX_BINDING];
 
 /// Whether `name` is a binding of the declared transport.
 pub fn is_transport(name: &str) -> bool {
-    [REQUESTS_BINDING, URLLIB_BINDING, HTTPX_BINDING].contains(&name)
+    BINDINGS.contains(&name)
 }
 
 /// Answer HTTP locally for `requests`, `httpx` and `urllib`, as the
 /// fragment uses them; `false` when the prefix has the transport already.
 pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
-    if [REQUESTS_BINDING, URLLIB_BINDING, HTTPX_BINDING].iter().any(|b| p.binding(b).is_some()) {
+    if BINDINGS.iter().any(|b| p.binding(b).is_some()) {
         return false;
     }
     let modules: Vec<&str> = ctx
