@@ -10,7 +10,7 @@ use super::knowledge::kind_attrs;
 use super::rank::{name_kind, uses_time_index};
 use super::scalars::{int_for, string_for};
 use super::value::Value;
-use crate::analysis::{ColumnKind, Key, Literal, NamedColumn, Usage};
+use crate::analysis::{merge_usage, ColumnKind, Key, Literal, NamedColumn, Usage};
 
 /// A DataFrame whose columns are those the usage reads.
 pub(super) fn dataframe(u: &Usage) -> Value {
@@ -62,16 +62,23 @@ pub(super) fn frame_table(u: &Usage, named: &[NamedColumn]) -> Vec<(String, Vec<
             }
         }
     }
-    for (k, item) in &u.subscripts {
-        if let Key::Str(s) = k {
-            if !cols.iter().any(|(c, _)| c == s) {
-                cols.push((s.clone(), item.clone()));
+    // Rows picked by a mask (`df[df['sex'] == 1].age`) have the frame's
+    // columns: what is read of them is read of the frame.
+    let picked = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Expr(e) if string_list(e).is_empty())).map(|(_, item)| item);
+    for v in std::iter::once(u).chain(picked) {
+        for (k, item) in &v.subscripts {
+            if let Key::Str(s) = k {
+                // Every read of a column tells its values (`== 1` and `== 0`).
+                match cols.iter_mut().find(|(c, _)| c == s) {
+                    Some((_, cu)) => merge_usage(cu, item),
+                    None => cols.push((s.clone(), item.clone())),
+                }
             }
         }
-    }
-    for (a, au) in &u.attrs {
-        if api.is_none_or(|api| !api.contains(a)) && au.calls.is_empty() && !cols.iter().any(|(c, _)| c == a) {
-            cols.push((a.clone(), au.clone()));
+        for (a, au) in &v.attrs {
+            if api.is_none_or(|api| !api.contains(a)) && au.calls.is_empty() && !cols.iter().any(|(c, _)| c == a) {
+                cols.push((a.clone(), au.clone()));
+            }
         }
     }
     if cols.is_empty() && named.is_empty() {
@@ -120,6 +127,22 @@ const OUTCOME: [i64; 8] = [0, 1, 1, 0, 1, 0, 0, 1];
 /// with text or its name says so), consecutive for three rows.
 fn plain(c: &str, cu: &Usage, n: usize, numbers: &mut usize) -> Vec<Value> {
     let stringy = cu.attrs.contains_key("str") || cu.compared.iter().any(|(_, l)| matches!(l, Literal::Str(_))) || name_kind(c) == "str";
+    // Tested equal to several values (`df[df['sex'] == 1]`, `== 0`): each
+    // comes in turn, so every test picks rows.
+    let mut tested: Vec<Value> = Vec::new();
+    for (op, l) in &cu.compared {
+        let v = match l {
+            Literal::Int(i) if !stringy => Value::Int(*i),
+            Literal::Str(t) if stringy => Value::Str(t.clone()),
+            _ => continue,
+        };
+        if op == "==" && !tested.contains(&v) {
+            tested.push(v);
+        }
+    }
+    if tested.len() > 1 {
+        return (0..n).map(|i| tested[i % tested.len()].clone()).collect();
+    }
     if stringy {
         let b = short(string_for(c, cu));
         (0..n).map(|i| Value::Str(if i % 3 == 0 { b.clone() } else { format!("{b}{}", i % 3 + 1) })).collect()
@@ -175,6 +198,26 @@ mod tests {
         assert!(col("sales").iter().all(|v| matches!(v, Value::Int(0 | 1))), "an outcome every model takes");
         let price = col("price");
         assert!(price.windows(2).any(|w| w[0] != w[1]), "a regressor varies");
+    }
+
+    fn usage(source: &str, name: &str) -> Usage {
+        crate::analysis::analyze(source).free_names.into_iter().find(|f| f.name == name).unwrap().usage
+    }
+
+    #[test]
+    fn rows_picked_by_a_column_test_are_a_frame_with_every_value_tested() {
+        // Boolean indexing: the column takes each value it is tested equal
+        // to, and what is read of the picked rows are columns of the frame.
+        let u = usage("a = data[data['sex'] == 1]\nb = data[data['sex'] == 0]\nprint(a.height.mean(), b['weight'])\n", "data");
+        assert_eq!(super::super::rank::rank_kinds("data", &u)[0], "dataframe", "a dict has no use for a key that is a test");
+        let t = frame_table(&u, &[]);
+        let col = |c: &str| t.iter().find(|(x, _)| x == c).map(|(_, v)| v.clone()).unwrap_or_else(|| panic!("column {c} in {t:?}"));
+        assert_eq!(col("sex"), [Value::Int(1), Value::Int(0), Value::Int(1)]);
+        col("height");
+        col("weight");
+        // One value tested: three rows from it, as before.
+        let one = usage("print(df[df['kind'] == 'a'])\n", "df");
+        assert_eq!(frame_table(&one, &[])[0].1.len(), 3);
     }
 
     #[test]

@@ -81,6 +81,12 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     if series_items > 0 {
         add(&mut scores, "dataframe", 4 + series_items);
     }
+    // `x[x['sex'] == 1]`: rows picked by a test on a column, pandas'
+    // boolean indexing; a dict has no use for a key that is a comparison.
+    let masks = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Expr(e) if is_column_mask(e))).count() as i32;
+    if masks > 0 && str_keys > 0 {
+        add(&mut scores, "dataframe", 6 + masks);
+    }
     let expr_keys = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Expr(e) if string_list(e).is_empty())).count() as i32;
     if str_keys > 0 {
         add(&mut scores, "dict", 4 + str_keys);
@@ -180,7 +186,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     for arg in &u.passed_to {
         if let Some(wanted) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             let k = match wanted {
-                "path" | "xml-path" | "dir" | "url" | "database-url" | "html" | "json-str" | "xml-str" | "date-str" | "ip-str" | "cidr-str" | "int-str" | "float-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" | "open-mode" => "str",
+                "path" | "xml-path" | "image-path" | "dir" | "url" | "database-url" | "html" | "json-str" | "xml-str" | "date-str" | "ip-str" | "cidr-str" | "int-str" | "float-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" | "open-mode" => "str",
                 "number-list" | "iterable" | "command" | "records" => "list",
                 // `len` fits strings, lists and dicts alike: `u.len` scores it.
                 "sized" => continue,
@@ -194,7 +200,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
                 other => static_kind(other),
             };
             add(&mut scores, k, 5);
-            if matches!(wanted, "path" | "xml-path" | "dir") {
+            if matches!(wanted, "path" | "xml-path" | "image-path" | "dir") {
                 // Every path-taking callee takes a `pathlib.Path` too.
                 add(&mut scores, "pathlib", 4);
             }
@@ -226,6 +232,14 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         }
         acc
     })
+}
+
+/// Whether an index expression is a test on a column (`df['a'] == 1`,
+/// `(df['a'] > 0) & (df['b'] < 2)`, `~df['c'].isna()`): a boolean mask.
+fn is_column_mask(e: &str) -> bool {
+    let column = e.contains("['") || e.contains("[\"");
+    let test = ["==", "!=", "<", ">", " & ", " | ", "~", ".isin(", ".isna(", ".notna(", ".str."].iter().any(|op| e.contains(op));
+    column && test
 }
 
 /// Whether a value is used whole with number operators a list does not
