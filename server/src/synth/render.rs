@@ -45,7 +45,16 @@ fn class_def(class: &str, base: Option<&str>, init: Init, attrs: &[(String, Valu
             }
         }
     }
+    // `self.__size` read outside any class is not name-mangled, but the
+    // same name in a class body is (`_Self__size`): such members are set on
+    // the class after it, as written.
+    let mut unmangled: Vec<String> = Vec::new();
+    let owner = class.split('(').next().unwrap_or(class);
     for (a, v) in attrs {
+        if is_mangled(a) {
+            unmangled.push(format!("{owner}.{a} = {}", v.expr()));
+            continue;
+        }
         match v {
             // `isinstance(agent, self.TunnelingAgent)`: a class held by the object.
             Value::Class { .. } => {
@@ -64,16 +73,33 @@ fn class_def(class: &str, base: Option<&str>, init: Init, attrs: &[(String, Valu
             Value::Raises(exc) => ("def", raise_stmt(exc, m)),
             other => ("def", format!("return {}", other.expr())),
         };
-        if on_class {
-            s.push_str(&format!("\n    @classmethod\n    {def} {m}(cls, *args, **kwargs):\n        {body}"));
+        let defined = if is_mangled(m) {
+            let plain = format!("_{}", m.trim_start_matches('_'));
+            unmangled.push(format!("{owner}.{m} = {owner}.{plain}"));
+            plain
         } else {
-            s.push_str(&format!("\n    {def} {m}(self, *args, **kwargs):\n        {body}"));
+            m.clone()
+        };
+        if on_class {
+            s.push_str(&format!("\n    @classmethod\n    {def} {defined}(cls, *args, **kwargs):\n        {body}"));
+        } else {
+            s.push_str(&format!("\n    {def} {defined}(self, *args, **kwargs):\n        {body}"));
         }
     }
     if s.ends_with(':') {
         s.push_str("\n    pass");
     }
-    s.trim_end().to_string()
+    let mut s = s.trim_end().to_string();
+    if !unmangled.is_empty() {
+        s.push_str("\n\n\n");
+        s.push_str(&unmangled.join("\n"));
+    }
+    s
+}
+
+/// A private name Python mangles inside a class body (`__size`, not `__len__`).
+fn is_mangled(name: &str) -> bool {
+    name.starts_with("__") && !name.ends_with("__")
 }
 
 /// The body of a function or method `name` that raises `exc` (to reach an

@@ -33,6 +33,8 @@ fn string_by_use(name: &str, u: &Usage) -> String {
             Some("path") => return format!("{}.txt", ident_base(name, "data")),
             // The file made for it is the XML document the fragment reads (`resources::xml`).
             Some("xml-path") => return format!("{}.xml", ident_base(name, "data")),
+            // An image file the reader decodes (`resources::image_file`).
+            Some("image-path") => return format!("{}.png", ident_base(name, "image")),
             // A directory that exists wherever the program runs: its own.
             Some("dir") => return ".".into(),
             Some("url") => return "https://example.com/api/items".into(),

@@ -396,6 +396,19 @@ mod tests {
     }
 
     #[test]
+    fn private_members_keep_the_name_the_fragment_reads() {
+        // `self.__size` outside a class is not mangled; in a class body it
+        // would be `_Self__size`.
+        let o = Value::Object {
+            class: "Self".into(),
+            attrs: vec![("__size".into(), Value::Int(3)), ("name".into(), Value::Str("a".into()))],
+            methods: vec![("__measure".into(), Value::Function { returns: Box::new(Value::Int(4)), is_async: false })],
+        };
+        let src = o.definition("self");
+        assert!(src.starts_with("class Self:\n    name = 'a'\n\n    def _measure(self, *args, **kwargs):\n        return 4\n\n\nSelf.__size = 3\nSelf.__measure = Self._measure\n"), "{src}");
+    }
+
+    #[test]
     fn long_collections_are_broken_over_lines() {
         let v = Value::List((0..30).map(|i| Value::Str(format!("item number {i}"))).collect());
         let d = v.definition("items");
