@@ -77,6 +77,9 @@ mod tests {
         assert_eq!(well_known_import("np"), None, "aliases live in crate::knowledge");
         assert_eq!(well_known_import("defaultdict"), Some("from collections import defaultdict"));
         assert_eq!(argument_kind("open", Some(0), None), Some("path"));
+        // A method named like a builtin is not the builtin: an image reader.
+        assert_eq!(argument_kind("Image.open", Some(0), None), Some("image-path"));
+        assert_eq!(argument_kind("cv2.imread", Some(0), None), Some("image-path"));
         assert_eq!(argument_kind("re.sub", Some(2), None), Some("str"));
         assert_eq!(argument_kind("re.sub", Some(0), None), None);
         assert_eq!(argument_kind("print", Some(3), None), Some("any"));
