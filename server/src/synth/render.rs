@@ -112,21 +112,44 @@ fn join(v: &[Value]) -> String {
     v.iter().map(Value::expr).collect::<Vec<_>>().join(", ")
 }
 
-/// A long list, set or dict broken after each item, as a person would
-/// (a hanging indent); `hang` is how far in the value starts. Built from
-/// the value's items, so no text is scanned.
+/// A long list, set, dict or call broken after each item, as a person
+/// would (a hanging indent, items that are long themselves broken in turn);
+/// `hang` is how far in the value starts. Built from the value's items, so
+/// no text is scanned.
 fn wrapped(v: &Value, hang: usize) -> String {
+    wrap_in(v, 0, hang)
+}
+
+fn wrap_in(v: &Value, indent: usize, hang: usize) -> String {
     let expr = v.expr();
     if expr.len() + hang <= 88 {
         return expr;
     }
-    let (open, items, close) = match v {
-        Value::List(xs) => ('[', xs.iter().map(Value::expr).collect::<Vec<_>>(), ']'),
-        Value::Set(xs) if !xs.is_empty() => ('{', xs.iter().map(Value::expr).collect(), '}'),
-        Value::Dict(kv) => ('{', kv.iter().map(|(k, v)| format!("{}: {}", k.expr(), v.expr())).collect(), '}'),
+    let inner = indent + 4;
+    let item = |x: &Value| wrap_in(x, inner, inner);
+    let (open, items, close): (String, Vec<String>, char) = match v {
+        Value::List(xs) => ("[".into(), xs.iter().map(item).collect(), ']'),
+        Value::Set(xs) if !xs.is_empty() => ("{".into(), xs.iter().map(item).collect(), '}'),
+        Value::Dict(kv) => (
+            "{".into(),
+            kv.iter()
+                .map(|(k, x)| {
+                    let key = format!("{}: ", k.expr());
+                    let value = wrap_in(x, inner, inner + key.len());
+                    format!("{key}{value}")
+                })
+                .collect(),
+            '}',
+        ),
+        Value::Call { func, args, kwargs, .. } if !args.is_empty() || !kwargs.is_empty() => (
+            format!("{func}("),
+            args.iter().map(item).chain(kwargs.iter().map(|(k, x)| format!("{k}={}", wrap_in(x, inner, inner + k.len() + 1)))).collect(),
+            ')',
+        ),
         _ => return expr,
     };
-    format!("{open}\n{}{close}", items.iter().map(|i| format!("    {i},\n")).collect::<String>())
+    let pad = " ".repeat(inner);
+    format!("{open}\n{}{}{close}", items.iter().map(|i| format!("{pad}{i},\n")).collect::<String>(), " ".repeat(indent))
 }
 
 /// A Python string literal, as `repr` would write it.

@@ -414,5 +414,11 @@ mod tests {
         let d = v.definition("items");
         assert!(d.starts_with("items = [\n    'item number 0',\n"));
         assert!(d.ends_with("'item number 29',\n]"));
+        // A call with a long argument: each argument on a line, the long one broken too.
+        let members = Value::List((0..12).map(|i| Value::Str(format!("MEMBER_NUMBER_{i}"))).collect());
+        let c = call("enum.Enum", vec![Value::Str("Feature".into()), members], "import enum");
+        let d = c.definition("Feature");
+        assert!(d.starts_with("Feature = enum.Enum(\n    'Feature',\n    [\n        'MEMBER_NUMBER_0',\n"), "{d}");
+        assert!(d.ends_with("        'MEMBER_NUMBER_11',\n    ],\n)"), "{d}");
     }
 }

@@ -156,7 +156,14 @@ mod tests {
             import ast
 
 
-            node = ast.Name(id='The quick brown fox jumps over the lazy dog', ctx=ast.Load(), lineno=1, col_offset=0, end_lineno=1, end_col_offset=0)
+            node = ast.Name(
+                id='The quick brown fox jumps over the lazy dog',
+                ctx=ast.Load(),
+                lineno=1,
+                col_offset=0,
+                end_lineno=1,
+                end_col_offset=0,
+            )
         "#]]);
     }
 

@@ -56,7 +56,22 @@ mod tests {
             import pandas as pd
 
 
-            trial = pd.DataFrame({'y': [0, 1, 1, 0, 1, 0, 0, 1], 'group': ['apple', 'apple', 'apple2', 'apple2', 'apple', 'apple', 'apple2', 'apple2'], 'dose': [4, 7, 10, 13, 5, 8, 11, 3]})
+            trial = pd.DataFrame(
+                {
+                    'y': [0, 1, 1, 0, 1, 0, 0, 1],
+                    'group': [
+                        'apple',
+                        'apple',
+                        'apple2',
+                        'apple2',
+                        'apple',
+                        'apple',
+                        'apple2',
+                        'apple2',
+                    ],
+                    'dose': [4, 7, 10, 13, 5, 8, 11, 3],
+                },
+            )
         "#]]);
     }
 
