@@ -194,7 +194,7 @@ impl Value {
             };
         }
         // A class the fragment instantiates holds what its methods return too.
-        let (Value::Object { attrs, methods, .. } | Value::Class { attrs, methods }) = self else { return false };
+        let (Value::Object { attrs, methods, .. } | Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. }) = self else { return false };
         for (name, v) in attrs.iter_mut().chain(methods.iter_mut()) {
             if v.type_name() == type_name && !matches!(v, Value::Object { .. }) {
                 let kept = match v {

@@ -16,6 +16,9 @@ use crate::synth::session::Context;
 
 pub struct MissingAttribute;
 
+/// The types of builtin values, whose `type_name` is exact.
+const BUILTIN_TYPES: &[&str] = &["int", "float", "str", "bytes", "bool", "NoneType", "list", "tuple", "set", "dict"];
+
 impl Refine for MissingAttribute {
     fn name(&self) -> &'static str {
         "missing-attribute"
@@ -55,6 +58,11 @@ impl Refine for MissingAttribute {
                         out.push(p);
                         continue;
                     }
+                }
+                // A builtin value of another type holds nothing: it is not
+                // what lacks the member (`obj` beside `app.json.dumps(obj)`).
+                if own_type.as_deref().is_some_and(|t| BUILTIN_TYPES.contains(&t)) {
+                    continue;
                 }
             }
             // A callee reached for a member of the io protocol: it wants a
