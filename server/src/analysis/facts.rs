@@ -221,6 +221,10 @@ pub struct Usage {
     pub raised: bool,
     /// Subscripted by its own items (`for k in d: d[k]`): a mapping.
     pub keyed_by_items: bool,
+    /// Passed as keyword arguments (`f(x, **options)`): a mapping whose
+    /// keys the callee must accept.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub keyword_splat: bool,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord)]

@@ -209,6 +209,7 @@ pub fn merge(into: &mut Usage, from: &Usage) {
     into.raised |= from.raised;
     into.subclassed |= from.subclassed;
     into.keyed_by_items |= from.keyed_by_items;
+    into.keyword_splat |= from.keyword_splat;
 }
 
 pub(crate) fn record_call(u: &mut Usage, shape: CallShape) {

@@ -189,6 +189,11 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
                     }
                 }
             }
+            if items.is_empty() && u.keyword_splat {
+                // `f(x, **options)` with no key read: no keyword the callee
+                // would reject, as a call with none passes.
+                return Value::Dict(items);
+            }
             if items.is_empty() {
                 // `for k, v in d.items()` and friends tell the value shape.
                 let pair = u.attrs.get("items").and_then(|a| a.returns.as_deref()).and_then(|r| r.element.as_deref());
@@ -222,6 +227,13 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
         "date" => call("datetime.date", [2024, 1, 15].map(Value::Int).into(), "import datetime"),
         // Spelled through its own name: the fragment often rebinds `datetime` to the class.
         "tzinfo" => Value::Expr { code: "timezone.utc".into(), imports: vec!["from datetime import timezone".into()] },
+        // A class read only through its constants (`Feature.F_STRINGS` added
+        // to a set, compared, passed on): an enumeration, built with the
+        // standard library's functional API; members are distinct and hashable.
+        "enum" => {
+            let members = Value::List(u.attrs.keys().map(|m| Value::Str(m.clone())).collect());
+            call("enum.Enum", vec![Value::Str(name.to_string()), members], "import enum")
+        }
         // The module's logger, as code everywhere gets it.
         "logger" => Value::Call {
             func: "logging.getLogger".into(),
@@ -382,6 +394,16 @@ mod tests {
         assert_eq!(rank_kinds("line", &attrs(&["split", "strip"]))[0], "str");
         assert_eq!(rank_kinds("base", &Usage { subclassed: true, ..Default::default() })[0], "class", "a base of a class statement");
         assert!(matches!(candidates("line", &attrs(&["split"]))[0], Value::Str(_)));
+    }
+
+    #[test]
+    fn a_class_read_only_through_constants_is_an_enumeration() {
+        let src = "features = set()\nif Feature.F_STRINGS not in features:\n    features.add(Feature.F_STRINGS)\nfeatures.add(Feature.MATCH)\n";
+        let u = crate::analysis::analyze(src).free_names.into_iter().find(|f| f.name == "Feature").unwrap().usage;
+        assert_eq!(candidates("Feature", &u)[0].expr(), "enum.Enum('Feature', ['F_STRINGS', 'MATCH'])");
+        // Called, or read through ordinary attributes: a class of its own.
+        assert_ne!(rank_kinds("Feature", &attrs(&["F_STRINGS", "parse"]))[0], "enum");
+        assert_ne!(rank_kinds("MAX", &attrs(&["A", "B"]))[0], "enum", "a constant, not a class name");
     }
 
     #[test]
@@ -547,6 +569,12 @@ mod copies {
         assert_eq!(rank_kinds("prices", &looked_up)[0], "dict", "{:?}", rank_kinds("prices", &looked_up));
         let indexed = Usage { keyed_by_items: false, ..looked_up };
         assert_eq!(rank_kinds("prices", &indexed)[0], "list");
+    }
+
+    #[test]
+    fn keyword_arguments_passed_on_are_a_mapping_with_no_stray_keys() {
+        let u = crate::analysis::analyze("kwargs.setdefault('default', str)\nprint(json.dumps(obj, **kwargs))\n").free_names.into_iter().find(|f| f.name == "kwargs").unwrap().usage;
+        assert_eq!(candidates("kwargs", &u)[0], Value::Dict(vec![]), "json.dumps takes no keyword `a`");
     }
 
     #[test]

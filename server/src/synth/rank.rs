@@ -47,6 +47,9 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         // Attributes no builtin kind has: an object of a class of its own.
         add(&mut scores, "object", 2 * attr_names.len() as i32);
     }
+    if is_enumeration(name, u) {
+        add(&mut scores, "enum", 4 * attr_names.len() as i32 + 4);
+    }
     if !u.attr_writes.is_empty() {
         // Builtin values take no attribute assignments: only an object does.
         add(&mut scores, "object", 6);
@@ -101,7 +104,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         add(&mut scores, "list", 2);
         add(&mut scores, "dict", 2);
     }
-    if u.keyed_by_items {
+    if u.keyed_by_items || u.keyword_splat {
         add(&mut scores, "dict", 8);
     }
     if u.iterated || u.element.is_some() {
@@ -234,6 +237,30 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     })
 }
 
+/// Whether a class name is used only through constants of its own
+/// (`Feature.F_STRINGS`, `Color.RED.value`): read, compared, passed on,
+/// never called, indexed or assigned to; the names Python code gives the
+/// members of an `enum.Enum`.
+fn is_enumeration(name: &str, u: &Usage) -> bool {
+    let camel = name.chars().next().is_some_and(char::is_uppercase) && name.chars().any(char::is_lowercase);
+    let constant = |a: &str| a.len() > 1 && a.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && a.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    let plain = |m: &Usage| {
+        m.calls.is_empty()
+            && m.subscripts.is_empty()
+            && m.arithmetic.is_empty()
+            && m.compared.is_empty()
+            && m.element.is_none()
+            && m.attrs.keys().all(|a| a == "name" || a == "value")
+    };
+    camel
+        && !u.attrs.is_empty()
+        && u.calls.is_empty()
+        && u.subscripts.is_empty()
+        && u.attr_writes.is_empty()
+        && !u.subclassed
+        && u.attrs.iter().all(|(a, m)| constant(a) && plain(m))
+}
+
 /// Whether an index expression is a test on a column (`df['a'] == 1`,
 /// `(df['a'] > 0) & (df['b'] < 2)`, `~df['c'].isna()`): a boolean mask.
 fn is_column_mask(e: &str) -> bool {
@@ -261,7 +288,7 @@ fn is_elementwise(u: &Usage) -> bool {
 pub(super) fn static_kind(k: &str) -> &'static str {
     const ALL: &[&str] = &[
         "str", "bytes", "list", "dict", "set", "int", "float", "datetime", "date", "file", "binary-file", "ndarray",
-        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception", "fraction", "iterator", "pathlib", "logger",
+        "dataframe", "series", "tuple", "bool", "object", "function", "class", "coroutine", "tzinfo", "exception", "fraction", "iterator", "pathlib", "logger", "enum",
     ];
     ALL.iter().find(|a| **a == k).copied().unwrap_or("object")
 }

@@ -257,6 +257,8 @@ impl<'a> Walker<'a> {
                         let p = self.expr(c);
                         if a.kind() == "list_splat" {
                             self.store.with(p.as_ref(), |u| u.iterated = true);
+                        } else {
+                            self.store.with(p.as_ref(), |u| u.keyword_splat = true);
                         }
                     }
                 }

@@ -830,6 +830,8 @@ pub(super) mod tests {
         assert!(usage("for k in cfg.opts:\n    cfg.opts[k]\n", "cfg").attrs["opts"].keyed_by_items);
         assert!(!usage("for i in range(len(xs)):\n    xs[i]\n", "xs").keyed_by_items);
         assert!(!usage("for row in rows:\n    row[0]\n", "rows").keyed_by_items);
+        assert!(usage("json.dumps(obj, **kwargs)\n", "kwargs").keyword_splat);
+        assert!(!usage("f(*args)\n", "args").keyword_splat);
     }
 
     #[test]
