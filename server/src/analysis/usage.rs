@@ -26,6 +26,11 @@ pub(crate) enum Step {
     Sub(Key),
     Elem,
     Item(usize),
+    /// The collection a comprehension builds of the value before it
+    /// (`[json.loads(l) for l in f]`): its items and elements are that
+    /// value (`rows[0]['user']` is read of `json.loads(l)`); nothing else
+    /// done with the collection is recorded.
+    Collect,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +49,18 @@ impl Path {
 
     /// `None` once the path is too deep to be worth recording.
     pub fn then(&self, step: Step) -> Option<Path> {
+        if self.steps.last() == Some(&Step::Collect) {
+            let mut p = self.clone();
+            return match step {
+                Step::Elem | Step::Sub(Key::Int(_) | Key::Expr(_)) => {
+                    p.steps.pop();
+                    Some(p)
+                }
+                // A slice of the collection is a collection of the same items.
+                Step::Sub(Key::Slice) => Some(p),
+                _ => None,
+            };
+        }
         if self.steps.len() >= MAX_STEPS {
             return None;
         }
@@ -121,6 +138,7 @@ fn child<'u>(u: &'u mut Usage, step: &Step) -> Option<&'u mut Usage> {
             };
             &mut u.subscripts[i].1
         }
+        Step::Collect => return None,
         Step::Item(i) => {
             if *i >= CAP {
                 return None;

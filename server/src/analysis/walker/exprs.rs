@@ -120,10 +120,10 @@ impl<'a> Walker<'a> {
                 self.lambda(node);
                 None
             }
-            "list_comprehension"
-            | "set_comprehension"
-            | "generator_expression"
-            | "dictionary_comprehension" => {
+            "list_comprehension" | "set_comprehension" | "generator_expression" => {
+                self.comprehension(node).and_then(|item| item.then(Step::Collect))
+            }
+            "dictionary_comprehension" => {
                 self.comprehension(node);
                 None
             }
@@ -449,7 +449,8 @@ impl<'a> Walker<'a> {
 
     /// The first iterable is evaluated outside the comprehension's scope,
     /// everything else inside it.
-    pub(super) fn comprehension(&mut self, node: Node) {
+    /// Walks a comprehension; the path of its item (the body), if any.
+    pub(super) fn comprehension(&mut self, node: Node) -> Option<Path> {
         let mut pushed = false;
         for clause in named(node) {
             match clause.kind() {
@@ -484,12 +485,11 @@ impl<'a> Walker<'a> {
                 _ => {}
             }
         }
-        if let Some(body) = node.child_by_field_name("body") {
-            self.expr(body);
-        }
+        let item = node.child_by_field_name("body").and_then(|body| self.expr(body));
         if pushed {
             self.scopes.pop();
         }
+        item
     }
 
     /// What a loop over `node` yields. `enumerate`, `zip`, `sorted` and

@@ -831,6 +831,11 @@ pub(super) mod tests {
         assert!(!usage("for i in range(len(xs)):\n    xs[i]\n", "xs").keyed_by_items);
         assert!(!usage("for row in rows:\n    row[0]\n", "rows").keyed_by_items);
         assert!(usage("json.dumps(obj, **kwargs)\n", "kwargs").keyword_splat);
+        // What is read of a comprehension's items is read of its item.
+        let u = usage("rows = [r.split(',') for r in lines]\nprint(rows[0][1], [x for x in rows[1:]])\nrows.append(1)\n", "lines");
+        let item = u.element.as_deref().unwrap().attrs["split"].returns.as_deref().unwrap();
+        assert!(item.subscripts.iter().any(|(k, _)| *k == Key::Int(1)), "{item:?}");
+        assert!(!u.attrs.contains_key("append"), "the list is not `lines`");
         assert!(!usage("f(*args)\n", "args").keyword_splat);
     }
 
