@@ -19,6 +19,10 @@
 //!    (`urlsafe_b64decode(s)`: `stdlib_index::is_function_used_as_such`);
 //!    the import is tried too, after the value its use suggests, since a
 //!    lowercase name is as often the fragment's own helper;
+//! 5. it has members and the fragment itself gives the name a value
+//!    imported from a library elsewhere (`app = current_app` in one branch
+//!    of a body whose `app` parameter the prefix defines): the fragment says
+//!    what the name holds;
 //! or it holds such a value (an attribute, an item, what a function
 //! returns). Values the library itself builds (`np.array(...)`,
 //! `pd.DataFrame(...)`: `Value::Call`, `Value::Expr`) and plain data are never stand-ins,
@@ -26,6 +30,7 @@
 //! only if it has the members of a library type.
 
 use super::library_names::library_imports;
+use crate::analysis::assigned_source;
 use super::library_types::mimicked_type;
 use super::session::Context;
 use super::value::{class_ident, Value};
@@ -45,7 +50,35 @@ pub fn is_stand_in(
     (hand_written && !not_module && library_imports(ctx, name, usage).is_some())
         || (matches!(value, Value::Function { .. }) && super::stdlib_index::is_function_used_as_such(name, usage))
         || (has_members(value) && buildable(ctx, usage))
+        || (has_members(value) && assigned_an_import(ctx, name))
         || holds_stand_in(ctx, value, 0)
+}
+
+/// Whether the fragment assigns `name` a name one of its imports binds, or
+/// an attribute of one (`app = current_app`, `out = sys.stdout`).
+fn assigned_an_import(ctx: &Context, name: &str) -> bool {
+    let imported: Vec<String> = ctx
+        .analysis
+        .imports
+        .iter()
+        .flat_map(|i| -> Vec<String> {
+            if i.is_from {
+                i.names.iter().map(|(n, alias)| alias.clone().unwrap_or_else(|| n.clone())).collect()
+            } else {
+                vec![i.alias.clone().unwrap_or_else(|| i.module.split('.').next().unwrap_or("").to_string())]
+            }
+        })
+        .collect();
+    let lines: Vec<&str> = ctx.fragment.lines().collect();
+    ctx.analysis.assigned.iter().filter(|(_, names)| names.iter().any(|n| n == name)).any(|(line, _)| {
+        let Some(text) = lines.get((*line as usize).wrapping_sub(1)) else { return false };
+        assigned_source(text).last().is_some_and(|rhs| {
+            let dotted = !rhs.is_empty() && rhs.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'));
+            let head = rhs.split('.').next().unwrap_or("");
+            // Imported by the fragment, or a library name the prefix imports.
+            dotted && (imported.iter().any(|b| b == head) || library_imports(ctx, head, &ctx.usage_of(head)).is_some())
+        })
+    })
 }
 
 /// Whether the name's use matches a library type the engine can build
@@ -181,6 +214,17 @@ mod tests {
         // Called with more arguments than its signature takes: the fragment's own.
         assert!(!classify("print(urlsafe_b64decode(a, b, c))\n", "urlsafe_b64decode", &decode));
         assert!(!classify("print(my_decode(payload))\n", "my_decode", &decode));
+    }
+
+    #[test]
+    fn an_object_for_a_name_the_fragment_gives_an_imported_value_is_a_stand_in() {
+        let src = "from flask import current_app\nif app is None:\n    app = current_app\nprint(app.json.dumps(obj))\n";
+        let app = Value::Object { class: "App".into(), attrs: vec![("json".into(), object("Json", &["dumps"]))], methods: vec![] };
+        assert!(classify(src, "app", &app));
+        // Not imported by the fragment: a library name the prefix imports.
+        assert!(classify("if enc is None:\n    enc = json.JSONEncoder\nprint(enc.encode_all(x))\n", "enc", &object("Enc", &["encode_all"])));
+        // Assigned something of its own: the fragment's own object.
+        assert!(!classify("if app is None:\n    app = make_app()\nprint(app.json.dumps(obj))\n", "app", &app));
     }
 
     #[test]
