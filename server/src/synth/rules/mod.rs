@@ -125,6 +125,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &RequiredEnvironment,
         &WebDriver,
         &CliDriver,
+        &ScriptArguments,
         &Driver,
         &IsinstanceBases,
         &SuperHost,

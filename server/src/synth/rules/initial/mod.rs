@@ -2,6 +2,7 @@
 //! adds its part to what the ones before made.
 
 mod cli_driver;
+mod script_arguments;
 mod driver;
 mod free_names;
 mod isinstance_bases;
@@ -15,6 +16,7 @@ mod web_driver;
 mod xml_documents;
 
 pub use cli_driver::CliDriver;
+pub use script_arguments::ScriptArguments;
 pub use driver::Driver;
 pub use free_names::FreeNames;
 pub use isinstance_bases::IsinstanceBases;
