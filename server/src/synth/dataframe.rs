@@ -126,7 +126,7 @@ const OUTCOME: [i64; 8] = [0, 1, 1, 0, 1, 0, 0, 1];
 /// Values of the kind the column is used as (text when it is compared
 /// with text or its name says so), consecutive for three rows.
 fn plain(c: &str, cu: &Usage, n: usize, numbers: &mut usize) -> Vec<Value> {
-    let stringy = cu.attrs.contains_key("str") || cu.compared.iter().any(|(_, l)| matches!(l, Literal::Str(_))) || name_kind(c) == "str";
+    let stringy = cu.attrs.contains_key("str") || cu.compared.iter().any(|(_, l)| matches!(l, Literal::Str(_))) || name_kind(c) == "str" || text_cells(&cell_usage(cu, 0));
     // Tested equal to several values (`df[df['sex'] == 1]`, `== 0`): each
     // comes in turn, so every test picks rows.
     let mut tested: Vec<Value> = Vec::new();
@@ -153,6 +153,41 @@ fn plain(c: &str, cu: &Usage, n: usize, numbers: &mut usize) -> Vec<Value> {
         *numbers += 1;
         spread(int_for(c, cu), *numbers, n)
     }
+}
+
+/// What is done with one cell of a column: its elements when iterated,
+/// through the methods that hand its values on (`df.Code.unique().tolist()`,
+/// `.values`, `.dropna()`), and items picked by position (`.iloc[0]`).
+fn cell_usage(cu: &Usage, depth: usize) -> Usage {
+    const PASS_ON: &[&str] = &["unique", "tolist", "to_list", "dropna", "drop_duplicates", "sort_values", "head", "tail", "copy"];
+    let mut cell = cu.element.as_deref().cloned().unwrap_or_default();
+    if depth > 3 {
+        return cell;
+    }
+    for (m, mu) in &cu.attrs {
+        let handed = if PASS_ON.contains(&m.as_str()) { mu.returns.as_deref() } else if m == "values" { Some(mu) } else { None };
+        if let Some(h) = handed {
+            merge_usage(&mut cell, &cell_usage(h, depth + 1));
+        }
+        if ["iloc", "iat"].contains(&m.as_str()) {
+            for (_, item) in &mu.subscripts {
+                merge_usage(&mut cell, item);
+            }
+        }
+    }
+    for (k, item) in &cu.subscripts {
+        if matches!(k, Key::Int(_)) {
+            merge_usage(&mut cell, item);
+        }
+    }
+    cell
+}
+
+/// Whether cells used so are text: indexed or sliced (`segment[-1]`), or
+/// given a method only strings have (`upper`, `split`).
+fn text_cells(cell: &Usage) -> bool {
+    let str_only = |a: &String| kind_attrs("str").is_some_and(|s| s.contains(a)) && !kind_attrs("int").is_some_and(|s| s.contains(a)) && !kind_attrs("float").is_some_and(|s| s.contains(a));
+    cell.subscripts.iter().any(|(k, _)| matches!(k, Key::Int(_) | Key::Slice)) || cell.attrs.keys().any(str_only)
 }
 
 fn short(base: String) -> String {
@@ -218,6 +253,16 @@ mod tests {
         // One value tested: three rows from it, as before.
         let one = usage("print(df[df['kind'] == 'a'])\n", "df");
         assert_eq!(frame_table(&one, &[])[0].1.len(), 3);
+    }
+
+    #[test]
+    fn cells_used_as_text_are_text() {
+        // `segment[-1]` of each unique value: the column holds strings.
+        let u = usage("for segment in df.Code.unique().tolist():\n    print(segment[-1])\nprint(df.Total.sum())\n", "df");
+        let t = frame_table(&u, &[]);
+        let col = |c: &str| t.iter().find(|(x, _)| x == c).map(|(_, v)| v.clone()).unwrap();
+        assert!(col("Code").iter().all(|v| matches!(v, Value::Str(_))), "{t:?}");
+        assert!(col("Total").iter().all(|v| matches!(v, Value::Int(_))), "{t:?}");
     }
 
     #[test]
