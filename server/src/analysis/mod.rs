@@ -51,6 +51,8 @@ pub use isinstance_tests::isinstance_calls;
 pub use line_statement::{assigned_source, expression, line_statement, string_list, LineStatement};
 pub(crate) use builtins::is_builtin;
 pub use usage::merge as merge_usage;
+/// The names an import statement binds (`np` for `import numpy as np`).
+pub(crate) use imports::bound_names as import_bound_names;
 
 use std::collections::{BTreeMap, HashSet};
 

@@ -17,18 +17,7 @@ pub fn violation(ctx: &Context, prefix: &Prefix) -> Option<String> {
     if let Some(target) = patched_library_attribute(prefix) {
         return Some(format!("assigns `{target}`, an attribute of an imported module"));
     }
-    let imported: Vec<String> = ctx
-        .analysis
-        .imports
-        .iter()
-        .flat_map(|i| -> Vec<String> {
-            if i.is_from {
-                i.names.iter().map(|(n, alias)| alias.clone().unwrap_or_else(|| n.clone())).collect()
-            } else {
-                vec![i.alias.clone().unwrap_or_else(|| i.module.split('.').next().unwrap_or("").to_string())]
-            }
-        })
-        .collect();
+    let imported: Vec<String> = ctx.analysis.imports.iter().flat_map(crate::analysis::import_bound_names).collect();
     for b in &prefix.bindings {
         let Candidate::Value(value) = b.current() else { continue };
         // Beyond the rules' check (which asks how the fragment uses a module

@@ -57,18 +57,7 @@ pub fn is_stand_in(
 /// Whether the fragment assigns `name` a name one of its imports binds, or
 /// an attribute of one (`app = current_app`, `out = sys.stdout`).
 fn assigned_an_import(ctx: &Context, name: &str) -> bool {
-    let imported: Vec<String> = ctx
-        .analysis
-        .imports
-        .iter()
-        .flat_map(|i| -> Vec<String> {
-            if i.is_from {
-                i.names.iter().map(|(n, alias)| alias.clone().unwrap_or_else(|| n.clone())).collect()
-            } else {
-                vec![i.alias.clone().unwrap_or_else(|| i.module.split('.').next().unwrap_or("").to_string())]
-            }
-        })
-        .collect();
+    let imported: Vec<String> = ctx.analysis.imports.iter().flat_map(crate::analysis::import_bound_names).collect();
     let lines: Vec<&str> = ctx.fragment.lines().collect();
     ctx.analysis.assigned.iter().filter(|(_, names)| names.iter().any(|n| n == name)).any(|(line, _)| {
         let Some(text) = lines.get((*line as usize).wrapping_sub(1)) else { return false };

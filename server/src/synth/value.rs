@@ -142,6 +142,18 @@ impl Value {
 
     /// The name of the Python type this value has at run time, as an
     /// AttributeError reports it (`str`, `dict`, `DataFrame`, `Parcel`).
+    /// The dotted name a value built by a call is built by (`click.Group`
+    /// for `click.Group('cli')`, a call or a recipe's expression).
+    pub fn callee(&self) -> Option<&str> {
+        let head = match self {
+            Value::Call { func, .. } => return Some(func),
+            Value::Expr { code, .. } if code.ends_with(')') => code.split('(').next()?,
+            _ => return None,
+        };
+        let dotted = !head.is_empty() && head.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_alphanumeric() || c == '_'));
+        dotted.then_some(head)
+    }
+
     pub fn type_name(&self) -> String {
         match self {
             Value::Int(_) => "int".into(),
@@ -354,6 +366,14 @@ mod tests {
         assert!(source.contains("def all_lines(self, *args, **kwargs):\n        return []"), "{source}");
         // Given once only.
         assert!(!tracker.give_nested_attr("Block", "all_lines", &member, "Tracker", 0));
+    }
+
+    #[test]
+    fn a_built_value_knows_its_callee() {
+        assert_eq!(call("click.Group", vec![], "import click").callee(), Some("click.Group"));
+        assert_eq!(Value::Expr { code: "click.Group()".into(), imports: vec![] }.callee(), Some("click.Group"));
+        assert_eq!(Value::Expr { code: "timezone.utc".into(), imports: vec![] }.callee(), None);
+        assert_eq!(Value::Expr { code: "(a + b)".into(), imports: vec![] }.callee(), None);
     }
 
     #[test]

@@ -51,21 +51,25 @@ pub(super) fn entries(ctx: &Context) -> Vec<Entry> {
 /// Whether `f` declares click parameters, or the fragment imports click:
 /// what makes a free `@group.command()` a click group.
 fn uses_click(ctx: &Context, f: &FunctionDef) -> bool {
-    ctx.analysis.imports.iter().any(|i| i.module == "click")
-        || f.decorators.iter().any(|d| d.target.starts_with("click.") || ["option", "argument", "pass_context"].iter().any(|t| d.target == *t && imports_from(ctx, "click", t)))
+    ctx.analysis.imports.iter().any(|i| i.module == "click") || f.decorators.iter().any(|d| click_member(ctx, &d.target).is_some())
+}
+
+/// The click member a decorator names (`option` for `click.option` or for
+/// `option` imported from click): the one way both spellings are read.
+fn click_member<'a>(ctx: &Context, target: &'a str) -> Option<&'a str> {
+    match target.strip_prefix("click.") {
+        Some(member) => Some(member),
+        None => (!target.contains('.') && imports_from(ctx, "click", target)).then_some(target),
+    }
 }
 
 /// `command` or `group` when `d` makes a top-level click command.
 fn click_kind(ctx: &Context, d: &Decorator) -> Option<&'static str> {
-    let verb = match d.target.as_str() {
-        "click.command" => "command",
-        "click.group" => "group",
-        t @ ("command" | "group") if imports_from(ctx, "click", t) => {
-            if t == "command" { "command" } else { "group" }
-        }
-        _ => return None,
-    };
-    Some(verb)
+    match click_member(ctx, &d.target)? {
+        "command" => Some("command"),
+        "group" => Some("group"),
+        _ => None,
+    }
 }
 
 /// `(group, verb)` for `@group.command()` / `@group.group()`.
@@ -118,12 +122,10 @@ fn click_params(ctx: &Context, f: &FunctionDef) -> Vec<CliParam> {
     let mut out = Vec::new();
     for d in f.decorators.iter().rev() {
         let Some(Condition::Call { func, args, keywords }) = &d.expr else { continue };
-        let kind = match func.dotted().as_deref() {
-            Some("click.option") => "option",
-            Some("click.argument") => "argument",
-            Some(t @ ("option" | "argument")) if imports_from(ctx, "click", t) => {
-                if t == "option" { "option" } else { "argument" }
-            }
+        let dotted = func.dotted();
+        let kind = match dotted.as_deref().and_then(|t| click_member(ctx, t)) {
+            Some("option") => "option",
+            Some("argument") => "argument",
             _ => continue,
         };
         let decls: Vec<&str> = args.iter().filter_map(as_str).collect();

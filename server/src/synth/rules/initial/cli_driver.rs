@@ -62,7 +62,7 @@ impl Rule for CliDriver {
 /// it binds something else.
 fn binds_click_group(p: &mut Prefix, name: &str) -> bool {
     let Some(b) = p.binding_mut(name) else { return false };
-    if b.value().is_some_and(|v| v.expr().starts_with("click.Group(")) {
+    if b.value().and_then(Value::callee) == Some("click.Group") {
         return true;
     }
     if b.import_only() {
