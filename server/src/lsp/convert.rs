@@ -53,7 +53,11 @@ pub fn runtime_diagnostic(rope: &Rope, e: &Anchored<RuntimeError>, enc: Encoding
         message: if e.value.syntax {
             format!("syntax error: {} (nothing ran)", e.value.message)
         } else {
-            format!("the run stopped here: {}: {}", e.value.type_name, e.value.message)
+            let stopped = format!("the run stopped here: {}: {}", e.value.type_name, e.value.message);
+            match &e.value.why {
+                Some(why) => format!("{stopped}\n{why}"),
+                None => stopped,
+            }
         },
         ..Default::default()
     }
@@ -206,7 +210,7 @@ pub fn line_results(report: &FixReport, fragment: Fragment, rope: &Rope) -> (Vec
             Some(Anchored {
                 line,
                 text: position::line_text(rope, line as usize),
-                value: RuntimeError { type_name: e.type_name.clone(), message: e.message.clone(), syntax: false },
+                value: RuntimeError { type_name: e.type_name.clone(), message: e.message.clone(), syntax: false, why: report.blocker.as_ref().map(crate::human::blocker_line) },
             })
         })
         .into_iter()
@@ -233,7 +237,7 @@ fn syntax_errors(report: &FixReport, fragment: Fragment, rope: &Rope) -> Vec<Anc
         out.push(Anchored {
             line,
             text: position::line_text(rope, line as usize),
-            value: RuntimeError { type_name: "SyntaxError".into(), message: issue.message.clone(), syntax: true },
+            value: RuntimeError { type_name: "SyntaxError".into(), message: issue.message.clone(), syntax: true, why: None },
         });
     }
     out

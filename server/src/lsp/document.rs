@@ -74,6 +74,10 @@ pub struct RuntimeError {
     /// The run did not start: the fragment does not parse (a `syntax-error`
     /// diagnostic, unless the analysis as you type shows it already).
     pub syntax: bool,
+    /// Why the fragment cannot run as written, when the error says so (a
+    /// path on the author's machine, Python 2: `blockers`), as the terminal
+    /// says it (`human::blocker_line`).
+    pub why: Option<String>,
 }
 
 #[derive(Debug, Clone)]

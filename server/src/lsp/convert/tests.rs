@@ -214,6 +214,18 @@ fn line_results_are_pinned_to_document_lines() {
 }
 
 #[test]
+fn an_error_that_says_why_the_fragment_cannot_run_says_so_at_its_line() {
+    let s = snap("a.py", Language::Python, "df = pd.read_csv('/Users/ann/data.csv')\n");
+    let mut r = report("", "", &[1], &[]);
+    r.status = Status::Raised;
+    r.error = Some(ErrorInfo { type_name: "FileNotFoundError".into(), message: "No such file".into(), line: Some(1) });
+    r.blocker = Some(crate::blockers::Blocker { class: crate::blockers::BlockerClass::AbsolutePath, detail: "/Users/ann/data.csv".into() });
+    let (_, errors) = line_results(&r, Fragment { start: 0, end: 0 }, &s.rope);
+    let d = runtime_diagnostic(&s.rope, &errors[0], Encoding::Utf16);
+    assert!(d.message.starts_with("the run stopped here: FileNotFoundError: No such file\ncannot run as written (absolute-path): `/Users/ann/data.csv`"), "{}", d.message);
+}
+
+#[test]
 fn a_statement_counts_its_starts_on_its_first_line() {
     // The harness counts starts on a statement's first line: a comprehension
     // looping 5 times started once, a loop body 3 times; the second line of
