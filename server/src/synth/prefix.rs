@@ -155,9 +155,10 @@ pub struct Prefix {
     /// Environment variables set before the fragment runs (name, value).
     pub environment: Vec<(String, String)>,
     /// The command line the program runs with (`sys.argv[1:]`), as Python
-    /// list items naming bindings: for a command-line entry point the
-    /// fragment starts itself (`cli()` under the main guard), which parses
-    /// `sys.argv` (`cli_args`). Empty: the interpreter's own.
+    /// list items: bindings for a command-line entry point the fragment
+    /// starts itself (`cli()` under the main guard), which parses
+    /// `sys.argv` (`cli_args`); string literals for a script that reads it
+    /// by position (`script-arguments`). Empty: the interpreter's own.
     pub argv: Vec<String>,
     /// The driver again after the first pass, with names rebound to the
     /// values of a variant that took other branches (`synth::replay`).
