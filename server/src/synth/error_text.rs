@@ -86,7 +86,8 @@ pub(super) fn pandas_missing_labels(message: &str) -> Vec<KeyLit> {
             _ => None,
         })
     } else {
-        m.strip_suffix(" not in index").and_then(expression)
+        // `df[['a']]` says "not in index", `df.drop(columns=['a'])` "not found in axis".
+        m.strip_suffix(" not in index").or_else(|| m.strip_suffix(" not found in axis")).and_then(expression)
     };
     match list {
         Some(Condition::Other { node, parts, .. }) if node == "list" => parts.iter().filter_map(key_of).collect(),

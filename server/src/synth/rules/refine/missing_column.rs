@@ -5,7 +5,7 @@
 //! (a string argument), so the error says it; numbers first (arithmetic,
 //! sums), then text a grouping can split on.
 
-use crate::synth::error_text::{key_error_key, KeyLit};
+use crate::synth::error_text::{key_error_key, pandas_missing_labels, KeyLit};
 use crate::synth::prefix::Prefix;
 use crate::synth::resources::{table_separator, table_with_column};
 use crate::synth::rules::{Rule, Stage, Trigger};
@@ -28,7 +28,17 @@ impl Rule for MissingColumn {
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let Some(KeyLit::Str(column)) = key_error_key(fail.error) else { return Vec::new() };
+        // pandas lists what `drop(columns=...)` or `df[[...]]` missed; else the key.
+        let listed: Vec<String> = pandas_missing_labels(&fail.error.message).into_iter().filter_map(|k| match k {
+            KeyLit::Str(s) => Some(s),
+            _ => None,
+        }).collect();
+        let columns = if !listed.is_empty() {
+            listed
+        } else {
+            let Some(KeyLit::Str(column)) = key_error_key(fail.error) else { return Vec::new() };
+            vec![column]
+        };
         // Which files are tables is the same for every proposal.
         let seps: Vec<Option<char>> = fail.base.resources.iter().map(|r| table_separator(ctx.analysis, &r.path)).collect();
         [&NUMBERS[..], &LABELS[..]]
@@ -38,9 +48,11 @@ impl Rule for MissingColumn {
                 let mut changed = false;
                 for (r, sep) in p.resources.iter_mut().zip(&seps) {
                     let Some(sep) = *sep else { continue };
-                    if let Some(c) = table_with_column(&r.content, sep, &column, cells) {
-                        r.content = c;
-                        changed = true;
+                    for column in &columns {
+                        if let Some(c) = table_with_column(&r.content, sep, column, cells) {
+                            r.content = c;
+                            changed = true;
+                        }
                     }
                 }
                 changed.then_some(p)
@@ -56,6 +68,22 @@ mod tests {
     use crate::synth::deterministic::RuleSet;
     use crate::synth::Proposer;
     use crate::synth::rules::{Failure, Rule, Trigger};
+
+    #[test]
+    fn the_columns_pandas_lists_as_missing_are_added() {
+        let fragment = "import pandas as pd\ndf = pd.read_csv('cells.csv')\nprint(df.drop(columns='cluster'))\n";
+        with_ctx(fragment, |ctx| {
+            let mut base = RuleSet::default().initial(ctx);
+            base.add_resource(Resource { path: "cells.csv".into(), content: b"price\n1\n2\n3\n".to_vec() });
+            let message = "\"['cluster'] not found in axis\"";
+            let error = ExceptionInfo { key: Some(message.into()), ..raised("KeyError", message, 3) };
+            let a = attempt(ctx, base, RunStatus::Raised, Some(error), &[]);
+            let failure = Failure { attempt: &a, error: a.outcome.exception.as_ref().unwrap(), base: &a.prefix, line: a.failing_line(), names_on_line: Vec::new() };
+            let trigger = Trigger::Refine(&failure);
+            let files: Vec<String> = super::MissingColumn.propose(ctx, &trigger).iter().map(|p| String::from_utf8(p.resources[0].content.clone()).unwrap()).collect();
+            assert_eq!(files[0], "price,cluster\n1,10\n2,25\n3,40\n", "the label, not the message");
+        });
+    }
 
     #[test]
     fn the_column_the_error_names_is_added_to_the_table_read() {

@@ -41,4 +41,12 @@ mod tests {
             frame = {'qty': 1, 'price': 1}
         "#]]);
     }
+
+    #[test]
+    fn labels_a_drop_did_not_find_are_added() {
+        refine_with(&super::PandasMissingLabels, "print(frame.drop(columns='tmp'))\n", |p| { *p.binding_mut("frame").unwrap() = Binding::new("frame", vec![Candidate::Value(Value::Dict(vec![]))]); }, raised("KeyError", r#""['tmp'] not found in axis""#, 1), expect![[r#"
+            ## 1
+            frame = {'tmp': 1}
+        "#]]);
+    }
 }
