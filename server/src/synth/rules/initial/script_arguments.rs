@@ -59,9 +59,11 @@ fn arguments(argv: &Usage) -> Vec<String> {
     let n = last.max().unwrap_or(0);
     let mut out: Vec<String> = (1..=n).map(|i| string_for("input", read(i).unwrap_or(&Usage::default()))).collect();
     if out.is_empty() {
-        let sliced = argv.subscripts.iter().find(|(k, _)| *k == Key::Slice).map(|(_, u)| u);
-        if let Some(each) = sliced.and_then(|s| s.element.as_deref()).or(argv.element.as_deref()).filter(|_| sliced.is_some()) {
-            out.push(string_for("input", each));
+        // A loop over `sys.argv[1:]` (the slice's elements, or the list's).
+        if let Some(sliced) = argv.subscripts.iter().find(|(k, _)| *k == Key::Slice).map(|(_, u)| u) {
+            if let Some(each) = sliced.element.as_deref().or(argv.element.as_deref()) {
+                out.push(string_for("input", each));
+            }
         }
     }
     out

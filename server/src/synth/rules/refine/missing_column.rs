@@ -66,46 +66,48 @@ mod tests {
     use crate::exec::{ExceptionInfo, Resource, RunStatus};
     use crate::synth::rules::check::*;
     use crate::synth::deterministic::RuleSet;
+    use crate::synth::session::Context;
     use crate::synth::Proposer;
     use crate::synth::rules::{Failure, Rule, Trigger};
+
+    /// `check` on the failure a run of `fragment` raised with `error`, the
+    /// prefix having written `file` (path, content).
+    fn on_failure(fragment: &str, file: (&str, &[u8]), error: ExceptionInfo, check: impl FnOnce(&Context, &Trigger)) {
+        with_ctx(fragment, |ctx| {
+            let mut base = RuleSet::default().initial(ctx);
+            base.add_resource(Resource { path: file.0.into(), content: file.1.to_vec() });
+            let a = attempt(ctx, base, RunStatus::Raised, Some(error), &[]);
+            let failure = Failure { attempt: &a, error: a.outcome.exception.as_ref().unwrap(), base: &a.prefix, line: a.failing_line(), names_on_line: Vec::new() };
+            check(ctx, &Trigger::Refine(&failure));
+        });
+    }
+
+    /// The first file of each proposal, as text.
+    fn proposed_tables(ctx: &Context, trigger: &Trigger) -> Vec<String> {
+        super::MissingColumn.propose(ctx, trigger).iter().map(|p| String::from_utf8(p.resources[0].content.clone()).unwrap()).collect()
+    }
 
     #[test]
     fn the_columns_pandas_lists_as_missing_are_added() {
         let fragment = "import pandas as pd\ndf = pd.read_csv('cells.csv')\nprint(df.drop(columns='cluster'))\n";
-        with_ctx(fragment, |ctx| {
-            let mut base = RuleSet::default().initial(ctx);
-            base.add_resource(Resource { path: "cells.csv".into(), content: b"price\n1\n2\n3\n".to_vec() });
-            let message = "\"['cluster'] not found in axis\"";
-            let error = ExceptionInfo { key: Some(message.into()), ..raised("KeyError", message, 3) };
-            let a = attempt(ctx, base, RunStatus::Raised, Some(error), &[]);
-            let failure = Failure { attempt: &a, error: a.outcome.exception.as_ref().unwrap(), base: &a.prefix, line: a.failing_line(), names_on_line: Vec::new() };
-            let trigger = Trigger::Refine(&failure);
-            let files: Vec<String> = super::MissingColumn.propose(ctx, &trigger).iter().map(|p| String::from_utf8(p.resources[0].content.clone()).unwrap()).collect();
-            assert_eq!(files[0], "price,cluster\n1,10\n2,25\n3,40\n", "the label, not the message");
+        let message = "\"['cluster'] not found in axis\"";
+        let error = ExceptionInfo { key: Some(message.into()), ..raised("KeyError", message, 3) };
+        on_failure(fragment, ("cells.csv", b"price\n1\n2\n3\n"), error, |ctx, trigger| {
+            assert_eq!(proposed_tables(ctx, trigger)[0], "price,cluster\n1,10\n2,25\n3,40\n", "the label, not the message");
         });
     }
 
     #[test]
     fn the_column_the_error_names_is_added_to_the_table_read() {
         let fragment = "import pandas as pd\ndf = pd.read_csv('sales.csv')\nprint(df.groupby('region').sum())\n";
-        with_ctx(fragment, |ctx| {
-            let mut base = RuleSet::default().initial(ctx);
-            base.add_resource(Resource { path: "sales.csv".into(), content: b"price\n1\n2\n3\n".to_vec() });
-            let error = ExceptionInfo { key: Some("'region'".into()), ..raised("KeyError", "'region'", 3) };
-            let a = attempt(ctx, base, RunStatus::Raised, Some(error), &[]);
-            let failure = Failure { attempt: &a, error: a.outcome.exception.as_ref().unwrap(), base: &a.prefix, line: a.failing_line(), names_on_line: Vec::new() };
-            let trigger = Trigger::Refine(&failure);
-            assert!(super::MissingColumn.applies(ctx, &trigger));
-            let files: Vec<String> = super::MissingColumn.propose(ctx, &trigger).iter().map(|p| String::from_utf8(p.resources[0].content.clone()).unwrap()).collect();
-            assert_eq!(files, ["price,region\n1,10\n2,25\n3,40\n", "price,region\n1,north\n2,south\n3,north\n"]);
+        let error = ExceptionInfo { key: Some("'region'".into()), ..raised("KeyError", "'region'", 3) };
+        on_failure(fragment, ("sales.csv", b"price\n1\n2\n3\n"), error, |ctx, trigger| {
+            assert!(super::MissingColumn.applies(ctx, trigger));
+            assert_eq!(proposed_tables(ctx, trigger), ["price,region\n1,10\n2,25\n3,40\n", "price,region\n1,north\n2,south\n3,north\n"]);
         });
         // A file the fragment does not read as a table is left alone.
-        with_ctx("print(open('notes.txt').read()['x'])\n", |ctx| {
-            let mut base = RuleSet::default().initial(ctx);
-            base.add_resource(Resource { path: "notes.txt".into(), content: b"a\n1\n".to_vec() });
-            let a = attempt(ctx, base, RunStatus::Raised, Some(raised("KeyError", "'x'", 1)), &[]);
-            let failure = Failure { attempt: &a, error: a.outcome.exception.as_ref().unwrap(), base: &a.prefix, line: a.failing_line(), names_on_line: Vec::new() };
-            assert!(!super::MissingColumn.applies(ctx, &Trigger::Refine(&failure)));
+        on_failure("print(open('notes.txt').read()['x'])\n", ("notes.txt", b"a\n1\n"), raised("KeyError", "'x'", 1), |ctx, trigger| {
+            assert!(!super::MissingColumn.applies(ctx, trigger));
         });
     }
 }
