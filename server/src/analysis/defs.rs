@@ -2,6 +2,7 @@
 //! parameter syntax shared with the usage walker.
 
 use super::facts::{ClassDef, Decorator, FunctionDef, Param, Usage};
+use super::generated_init::generated_init;
 use super::literal::{line, named, str_value, text};
 use super::statements::statements_of;
 use super::tree::Node;
@@ -9,6 +10,8 @@ use super::tree::Node;
 pub(crate) struct ParamSyntax<'t> {
     pub name: String,
     pub star: &'static str,
+    /// After a bare `*` or a `*args`: passed by keyword only.
+    pub keyword_only: bool,
     pub default: Option<Node<'t>>,
     pub annotation: Option<Node<'t>>,
 }
@@ -17,7 +20,12 @@ pub(crate) struct ParamSyntax<'t> {
 /// and `/` separators are not parameters.
 pub(crate) fn param_syntax<'t>(params: Node<'t>, src: &str) -> Vec<ParamSyntax<'t>> {
     let mut out = Vec::new();
+    let mut keyword_only = false;
     for p in named(params) {
+        if p.kind() == "keyword_separator" {
+            keyword_only = true;
+            continue;
+        }
         let (name_node, default, annotation) = match p.kind() {
             "default_parameter" | "typed_default_parameter" => (
                 p.child_by_field_name("name"),
@@ -49,9 +57,11 @@ pub(crate) fn param_syntax<'t>(params: Node<'t>, src: &str) -> Vec<ParamSyntax<'
             _ => continue,
         };
         let Some(id) = id else { continue };
+        keyword_only |= star == "*";
         out.push(ParamSyntax {
             name: text(id, src).to_string(),
             star,
+            keyword_only: keyword_only && star.is_empty(),
             default,
             annotation,
         });
@@ -86,13 +96,16 @@ pub(crate) fn definitions(
                     .child_by_field_name("name")
                     .map_or("", |n| text(n, src))
                     .to_string();
-                let generated_init = dataclass_init(stmt, def, src, &methods);
+                let bases = bases(def, src);
+                let generated_init = generated_init(def, src, &decorators(stmt, src), &bases, &methods);
                 classes.push(ClassDef {
                     name,
                     line: line(def),
                     end_line: end_line(def),
                     methods,
                     generated_init,
+                    bases,
+                    attributes: def.child_by_field_name("body").map(|b| class_attributes(b, src)).unwrap_or_default(),
                 });
             }
             _ => {}
@@ -101,46 +114,31 @@ pub(crate) fn definitions(
     (functions, classes)
 }
 
+/// The base classes a `class` statement names (`Enum`, `enum.IntEnum`),
+/// not its keywords (`metaclass=...`).
+fn bases(def: Node, src: &str) -> Vec<String> {
+    def.child_by_field_name("superclasses")
+        .map(|args| named(args).into_iter().filter(|a| matches!(a.kind(), "identifier" | "attribute")).map(|a| text(a, src).split_whitespace().collect()).collect())
+        .unwrap_or_default()
+}
+
+/// The names a class body assigns, in order (`FOO = 'foo'`, `x: int = 0`).
+fn class_attributes(body: Node, src: &str) -> Vec<String> {
+    statements_of(body)
+        .into_iter()
+        .filter(|s| s.kind() == "expression_statement")
+        .filter_map(|s| named(s).next().filter(|a| a.kind() == "assignment"))
+        .filter_map(|a| a.child_by_field_name("left").filter(|l| l.kind() == "identifier"))
+        .map(|l| text(l, src).to_string())
+        .collect()
+}
+
 fn definition_of(stmt: Node) -> Node {
     if stmt.kind() == "decorated_definition" {
         stmt.child_by_field_name("definition").unwrap_or(stmt)
     } else {
         stmt
     }
-}
-
-/// The `__init__` that `@dataclass` (or `@dataclasses.dataclass(...)`)
-/// generates from the class's annotated fields, when the class defines
-/// none itself.
-fn dataclass_init(stmt: Node, def: Node, src: &str, methods: &[FunctionDef]) -> Option<FunctionDef> {
-    let is_dataclass = decorators(stmt, src).iter().any(|d| d.target.rsplit('.').next() == Some("dataclass"));
-    if !is_dataclass || methods.iter().any(|m| m.name == "__init__") {
-        return None;
-    }
-    let body = def.child_by_field_name("body")?;
-    let mut params = vec![Param { name: "self".into(), star: String::new(), has_default: false, annotation: None, default: None, default_expr: None, usage: Usage::default() }];
-    for s in statements_of(body).into_iter().filter(|s| s.kind() == "expression_statement") {
-        let Some(a) = named(s).next().filter(|a| a.kind() == "assignment") else { continue };
-        let (Some(left), Some(ty)) = (a.child_by_field_name("left"), a.child_by_field_name("type")) else { continue };
-        let annotation = text(ty, src).to_string();
-        let default = a.child_by_field_name("right").map(|r| text(r, src).to_string());
-        let init_false = default.as_deref().is_some_and(|d| d.replace(' ', "").contains("init=False"));
-        if left.kind() != "identifier" || annotation.contains("ClassVar") || init_false {
-            continue;
-        }
-        params.push(Param { name: text(left, src).to_string(), star: String::new(), has_default: default.is_some(), annotation: Some(annotation), default, default_expr: None, usage: Usage::default() });
-    }
-    Some(FunctionDef {
-        name: "__init__".into(),
-        line: line(def),
-        params,
-        is_async: false,
-        is_method: true,
-        decorators: Vec::new(),
-        end_line: line(def),
-        is_generator: false,
-        returns_function: None,
-    })
 }
 
 /// The decorators of a (possibly decorated) definition statement.
@@ -196,6 +194,7 @@ fn function(
         .map(|p| Param {
             name: p.name,
             star: p.star.to_string(),
+            keyword_only: p.keyword_only,
             has_default: p.default.is_some(),
             annotation: p.annotation.map(|a| text(a, src).to_string()),
             default: p.default.map(|d| text(d, src).to_string()),
@@ -322,6 +321,9 @@ mod tests {
             ["key", "opts"]
         );
         assert_eq!(f[0].params[1].star, "**");
+        assert!(f[0].params[0].keyword_only && !f[0].params[1].keyword_only, "after a bare `*`; a `**` is not");
+        let (f, _) = defs("def h(a, *rest, b): pass\n");
+        assert_eq!(f[0].params.iter().map(|p| p.keyword_only).collect::<Vec<_>>(), [false, false, true]);
     }
 
     #[test]

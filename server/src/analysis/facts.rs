@@ -444,6 +444,9 @@ pub struct Param {
     pub name: String,
     /// `*args` -> "*", `**kw` -> "**", else "".
     pub star: String,
+    /// Passed by keyword only (after a bare `*` or a `*args`, or a field
+    /// of a pydantic model).
+    pub keyword_only: bool,
     pub has_default: bool,
     /// Annotation source text, if any.
     pub annotation: Option<String>,
@@ -463,11 +466,16 @@ pub struct ClassDef {
     /// The last line of the `class` (its body included).
     pub end_line: u32,
     pub methods: Vec<FunctionDef>,
-    /// The `__init__` a `@dataclass` decorator writes for a class that has
-    /// none of its own: one parameter per annotated field it takes (not
-    /// `ClassVar`s, not `field(init=False)`), in order, those with a default
-    /// after. Not among `methods`: it has no lines of its own.
+    /// The `__init__` a class-generating decorator or base writes for a
+    /// class that has none of its own (`@dataclass`, attrs, `NamedTuple`,
+    /// pydantic, see `generated_init`): one parameter per field it takes
+    /// (not `ClassVar`s, not `field(init=False)`), in order. Not among
+    /// `methods`: it has no lines of its own.
     pub generated_init: Option<FunctionDef>,
+    /// The base classes it names (`str`, `enum.Enum`).
+    pub bases: Vec<String>,
+    /// The names its body assigns, in order (an enumeration's members).
+    pub attributes: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]

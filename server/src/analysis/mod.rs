@@ -26,6 +26,7 @@ mod env_vars;
 mod facts;
 mod files;
 mod frame_columns;
+mod generated_init;
 mod html_queries;
 mod imports;
 mod isinstance_tests;

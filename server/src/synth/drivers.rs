@@ -28,7 +28,7 @@ pub(super) fn driver_args(ctx: &Context, p: &mut Prefix, f: &crate::analysis::Fu
             || p.binding(&param.name).is_some();
         let value = if taken { Some(infer::best(&param.name, &param.usage, 1)) } else { None };
         if let Some(v) = value.filter(|v| !v.needs_definition()) {
-            args.push(v.expr());
+            args.push(keyword(param, v.expr()));
         } else if taken {
             // The name is the fragment's own: an argument of this call under
             // a name of its own (an object needs its class defined first).
@@ -37,14 +37,30 @@ pub(super) fn driver_args(ctx: &Context, p: &mut Prefix, f: &crate::analysis::Fu
                 let fname = FreeName { name: name.clone(), first_line: f.line, usage: param.usage.clone() };
                 p.bindings.push(binding_for(ctx, &fname, false));
             }
-            args.push(name);
+            args.push(keyword(param, name));
         } else {
             let fname = FreeName { name: param.name.clone(), first_line: f.line, usage: param.usage.clone() };
             p.bindings.push(binding_for(ctx, &fname, false));
-            args.push(param.name.clone());
+            args.push(keyword(param, param.name.clone()));
         }
     }
     args.join(", ")
+}
+
+/// An argument as a call passes it: by keyword for a keyword-only parameter.
+pub(super) fn keyword(param: &crate::analysis::Param, value: String) -> String {
+    if param.keyword_only { format!("{}={value}", param.name) } else { value }
+}
+
+/// How a driver reaches an instance of class `c`: a member of an
+/// enumeration (which cannot be called without a value), a call of any
+/// other class with `init_args`; `None` for an enumeration without members.
+pub(super) fn instance_of(c: &crate::analysis::ClassDef, init_args: &str) -> Option<String> {
+    const ENUMS: [&str; 6] = ["Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "ReprEnum"];
+    if !c.bases.iter().any(|b| ENUMS.contains(&b.rsplit('.').next().unwrap_or(""))) {
+        return Some(format!("{}({init_args})", c.name));
+    }
+    c.attributes.iter().find(|a| !a.starts_with('_')).map(|m| format!("{}.{m}", c.name))
 }
 
 /// A copy of `prefix` whose driver also calls `callee(args)`. A call of the

@@ -5,7 +5,7 @@
 
 use crate::analysis::{FunctionDef, Usage};
 use crate::synth::alternatives::abstract_instance;
-use crate::synth::drivers::{argument_name, with_driver_call};
+use crate::synth::drivers::{argument_name, instance_of, keyword, with_driver_call};
 use crate::synth::edits::add_import;
 use crate::synth::infer;
 use crate::synth::isinstance::isinstance_calls;
@@ -68,8 +68,10 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
     // Earlier calls stay when the run completed: they did not raise, and
     // calls with different values take different branches in one run.
     let keep_earlier = best.completed();
-    let call = |callee: &str, args: &[String]| {
-        let mut p = with_driver_call(&best.prefix, callee, args, keep_earlier);
+    // `args` are the values, `spelled` the arguments as passed (by keyword
+    // for a keyword-only parameter).
+    let call = |callee: &str, args: &[String], spelled: &[String]| {
+        let mut p = with_driver_call(&best.prefix, callee, spelled, keep_earlier);
         for (_, imports) in needs.borrow().iter().filter(|(expr, _)| args.contains(expr)) {
             for stmt in imports {
                 add_import(&mut p, stmt);
@@ -89,7 +91,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
     for f in ctx.analysis.functions.iter().filter(|f| block_uncovered(f)) {
         // `*args` and `**kwargs` may stay empty.
         let params: Vec<_> = f.params.iter().filter(|x| x.star.is_empty()).collect();
-        let required_params: Vec<_> = params.iter().filter(|x| !x.has_default).collect();
+        let required_params: Vec<_> = params.iter().copied().filter(|x| !x.has_default).collect();
         let required: Vec<String> = required_params.iter().map(|x| arg(&x.name, &x.usage, &f.name)).collect();
         let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage, &f.name)).collect();
         let mut calls = vec![required.clone(), all];
@@ -107,25 +109,35 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
         calls.extend(typed_calls(ctx, &lines, f, &names, &calls[1]));
         for args in calls {
-            out.push(call(&f.name, &args));
+            // A call passes every parameter or the required ones.
+            let aligned: &[&crate::analysis::Param] = if args.len() == params.len() { &params } else { &required_params };
+            out.push(call(&f.name, &args, &spelled(aligned, &args)));
         }
     }
     for c in &ctx.analysis.classes {
         // An instance without running a constructor that needs arguments.
         let init_args = c.methods.iter().find(|x| x.name == "__init__").or(c.generated_init.as_ref()).map(|i| i.params.iter().skip(1).filter(|x| x.star.is_empty() && !x.has_default).count()).unwrap_or(0);
-        let instance = if init_args == 0 { format!("{}()", c.name) } else { format!("{}.__new__({})", c.name, c.name) };
+        let instance = if init_args == 0 { instance_of(c, "") } else { Some(format!("{}.__new__({})", c.name, c.name)) };
+        let Some(instance) = instance else { continue };
         for m in c.methods.iter().filter(|m| block_uncovered(m) && !m.name.starts_with("__")) {
             let params: Vec<_> = m.params.iter().skip(1).filter(|x| x.star.is_empty()).collect();
             let required: Vec<String> = params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage, &m.name)).collect();
             let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage, &m.name)).collect();
             let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
             let typed = typed_calls(ctx, &lines, m, &names, &all);
+            let required_params: Vec<_> = params.iter().copied().filter(|x| !x.has_default).collect();
             for args in [required, all].into_iter().chain(typed) {
-                out.push(call(&format!("{instance}.{}", m.name), &args));
+                let aligned: &[&crate::analysis::Param] = if args.len() == params.len() { &params } else { &required_params };
+                out.push(call(&format!("{instance}.{}", m.name), &args, &spelled(aligned, &args)));
             }
         }
     }
     out
+}
+
+/// `args` as a call passes them to `params` (aligned one to one).
+fn spelled(params: &[&crate::analysis::Param], args: &[String]) -> Vec<String> {
+    params.iter().zip(args).map(|(p, a)| keyword(p, a.clone())).collect()
 }
 
 /// Calls of the def at `line` with every argument (`all`, one per name

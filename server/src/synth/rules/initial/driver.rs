@@ -4,7 +4,7 @@
 
 use crate::analysis::{FunctionDef, Wrap};
 use crate::synth::blocks::referenced;
-use crate::synth::drivers::driver_args;
+use crate::synth::drivers::{driver_args, instance_of};
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
@@ -57,8 +57,9 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
         }
         let init = c.methods.iter().find(|m| m.name == "__init__").or(c.generated_init.as_ref());
         let init_args = init.map(|m| driver_args(ctx, p, m, true)).unwrap_or_default();
+        let Some(instance) = instance_of(c, &init_args) else { continue };
         let obj = format!("{}_instance", c.name.to_lowercase());
-        p.driver.push(format!("{obj} = {}({init_args})", c.name));
+        p.driver.push(format!("{obj} = {instance}"));
         for m in c.methods.iter().filter(|m| !m.name.starts_with("__")) {
             let is_static = m.params.first().is_none_or(|p| p.name != "self" && p.name != "cls");
             let call = format!("{obj}.{}({})", m.name, driver_args(ctx, p, m, !is_static));
@@ -125,6 +126,34 @@ mod tests {
             -- driver --
             total(xs)
             list(pairs(n))
+        "#]]);
+    }
+
+    #[test]
+    fn keyword_only_parameters_are_passed_by_keyword() {
+        initial_after(&super::Driver, "def scale(xs, *, factor):\n    return [x * factor for x in xs]\n", expect![[r#"
+            ## 1
+            xs = [3, 4, 5]
+            factor = 3
+            -- driver --
+            scale(xs, factor=factor)
+        "#]]);
+    }
+
+    #[test]
+    fn generated_classes_are_built_as_their_library_builds_them() {
+        // attrs' `attr.ib(1)` has a default, `attr.ib(converter=int)` none;
+        // pydantic takes keywords only; an enumeration is reached through a
+        // member, never called without a value.
+        let src = "import attr, enum\nfrom pydantic import BaseModel\n\n@attr.s(frozen=True)\nclass Bar:\n    y = attr.ib(converter=int)\n    x = attr.ib(1)\n\nclass Item(BaseModel):\n    name: str\n    qty: int = 1\n\nclass Mode(str, enum.Enum):\n    FAST = 'fast'\n    def label(self):\n        return self.value.title()\n";
+        initial_after(&super::Driver, src, expect![[r#"
+            ## 1
+            name = 'Ada'
+            -- driver --
+            bar_instance = Bar(3)
+            item_instance = Item(name=name)
+            mode_instance = Mode.FAST
+            mode_instance.label()
         "#]]);
     }
 
