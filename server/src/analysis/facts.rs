@@ -168,6 +168,10 @@ pub struct Usage {
     /// a str method is asked to find in the text.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub first_str_args: Vec<String>,
+    /// Literal ints its calls pass first (`1` in `m.group(1)`): which
+    /// group of a regular expression's match is read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub first_int_args: Vec<i64>,
     /// How the result of calling it is used (merged over calls).
     pub returns: Option<Box<Usage>>,
     /// Subscripts with the key and how the item is used.

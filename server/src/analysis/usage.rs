@@ -181,6 +181,9 @@ pub fn merge(into: &mut Usage, from: &Usage) {
     for a in &from.first_str_args {
         push_unique(&mut into.first_str_args, a.clone());
     }
+    for a in &from.first_int_args {
+        push_unique(&mut into.first_int_args, *a);
+    }
     for (k, v) in &from.subscripts {
         match into.subscripts.iter().position(|(key, _)| key == k) {
             Some(i) => merge(&mut into.subscripts[i].1, v),

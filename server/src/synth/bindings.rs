@@ -67,6 +67,12 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     if let Some(v) = &real {
         c.push(Candidate::Value(v.clone()));
     }
+    // Its matches read as `re.Match` (`m = NAME_RE.match(line); m.start(1)`):
+    // a pattern compiled by `re`, one matching the text and one not.
+    let pattern = super::regex_patterns::compiled(&f.usage);
+    if let Some(patterns) = &pattern {
+        c.extend(patterns.iter().cloned().map(Candidate::Value));
+    }
     let stdlib_import = stdlib_index::import_for(&f.name, &f.usage);
     // A class or constant (`ZipFile`, `EACCES`), a function of a module the
     // fragment uses (`iterparse(path)` beside `ET.fromstring`), or of the
@@ -102,7 +108,7 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     c.extend(
         inferred
             // `real` is built, so a stand-in here is one for that real instance.
-            .filter(|v| real.is_none() || !super::stand_in::is_stand_in(ctx, &f.name, &f.usage, v, false))
+            .filter(|v| real.is_none() && pattern.is_none() || !super::stand_in::is_stand_in(ctx, &f.name, &f.usage, v, false))
             .map(Candidate::Value),
     );
     // A lowercase function name (`tee`, `parse`) is as often the fragment's

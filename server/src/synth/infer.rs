@@ -48,6 +48,9 @@ pub fn best(name: &str, usage: &Usage, depth: usize) -> Value {
         if let Some(v) = super::library_types::real_instance_by_members(usage.attrs.keys().map(String::as_str)) {
             return v;
         }
+        if let Some([pattern, _]) = super::regex_patterns::compiled(usage) {
+            return pattern;
+        }
     }
     let kind = rank_kinds(name, usage).into_iter().next().unwrap_or("int");
     build(kind, name, usage, depth)

@@ -33,6 +33,7 @@ mod naming;
 mod offline;
 mod paths;
 mod rank;
+mod regex_patterns;
 mod render;
 mod replay;
 pub mod prefix;

@@ -19,6 +19,8 @@
 //!    (`urlsafe_b64decode(s)`: `stdlib_index::is_function_used_as_such`);
 //!    the import is tried too, after the value its use suggests, since a
 //!    lowercase name is as often the fragment's own helper;
+//!    or its matches are read as `re.Match` (`regex_patterns`): a class
+//!    whose `match` returns a hand-written match poses as `re.Pattern`;
 //! 5. it has members and the fragment itself gives the name a value
 //!    imported from a library elsewhere (`app = current_app` in one branch
 //!    of a body whose `app` parameter the prefix defines): the fragment says
@@ -75,6 +77,7 @@ fn assigned_an_import(ctx: &Context, name: &str) -> bool {
 /// members poses as that type, whichever of its members it defines.
 fn buildable(ctx: &Context, usage: &Usage) -> bool {
     super::library_types::real_instance(ctx, usage.attrs.keys().map(String::as_str)).is_some()
+        || super::regex_patterns::compiled(usage).is_some()
 }
 
 fn has_members(v: &Value) -> bool {

@@ -101,13 +101,21 @@ impl<'a> Walker<'a> {
                 None
             }
             "conditional_expression" => {
+                // `A if c else None`: what is read from the result is read
+                // from A, when only one side is a value that can be traced.
+                let mut sides = Vec::new();
                 for (i, c) in named(node).enumerate() {
                     let p = self.expr(c);
                     if i == 1 {
                         self.truth(p);
+                    } else {
+                        sides.push(p);
                     }
                 }
-                None
+                match sides.as_slice() {
+                    [Some(p), None] | [None, Some(p)] => Some(p.clone()),
+                    _ => None,
+                }
             }
             "named_expression" => {
                 let p = self.expr(f("value")?);
@@ -223,6 +231,7 @@ impl<'a> Walker<'a> {
         };
         let mut positional = Vec::new();
         let mut first_str = None;
+        let mut first_int = None;
         let args = node.child_by_field_name("arguments");
         let args = match args {
             Some(g) if g.kind() == "generator_expression" => vec![g],
@@ -264,10 +273,11 @@ impl<'a> Walker<'a> {
                 }
                 _ => {
                     if shape.positional == 0 {
-                        first_str = match literal(a, self.src) {
-                            Some(Literal::Str(t)) => Some(t),
-                            _ => None,
-                        };
+                        match literal(a, self.src) {
+                            Some(Literal::Str(t)) => first_str = Some(t),
+                            Some(Literal::Int(n)) => first_int = Some(n),
+                            _ => {}
+                        }
                     }
                     let p = self.expr(a);
                     let i = shape.positional;
@@ -319,6 +329,9 @@ impl<'a> Walker<'a> {
             record_call(u, shape);
             if let Some(t) = first_str {
                 push_unique(&mut u.first_str_args, t);
+            }
+            if let Some(n) = first_int {
+                push_unique(&mut u.first_int_args, n);
             }
         });
         let result = cp.then(Step::Call);
