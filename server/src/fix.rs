@@ -287,7 +287,8 @@ impl Engine {
         let mut legacy = None;
         // The version fallback: when the newest releases fail with what looks
         // like an API they no longer have, search again with older ones.
-        if let Some(legacy_plan) = self.legacy_plan(&chosen, &distributions, opts, progress) {
+        let newest_real = name_info::all_real(&chosen.result.best.prefix, &ctx);
+        if let Some(legacy_plan) = self.legacy_plan(&chosen, newest_real, &distributions, opts, progress) {
             let newest_covered = chosen.result.best.coverage.covered.len();
             let mut report = LegacyReport {
                 constraints: legacy_plan.constraints.clone(),
@@ -310,7 +311,11 @@ impl Engine {
                         .filter_map(|n| Some((n.to_string(), versions.get(&knowledge::normalize_distribution(n))?.clone())))
                         .collect();
                     report.legacy_covered = Some(searched.result.best.coverage.covered.len());
-                    if searched.result.best.score() > chosen.result.best.score() {
+                    // Real and covering as much beats a prefix with a stub or
+                    // a stand-in where the newest release's API failed.
+                    let older_best = &searched.result.best;
+                    let real_instead = !newest_real && older_best.coverage.covered.len() >= newest_covered && name_info::all_real(&older_best.prefix, &ctx);
+                    if older_best.score() > chosen.result.best.score() || real_instead {
                         report.used = true;
                         chosen = searched;
                     }
@@ -505,13 +510,22 @@ impl Engine {
 
     /// The older environment to try, when the search in the newest one
     /// ended on a failure that looks like an API mismatch with a library
-    /// (`env::plan_legacy`), and installing is allowed.
-    fn legacy_plan(&self, searched: &Searched, distributions: &BTreeSet<String>, opts: &FixOptions, progress: &dyn Progress) -> Option<LegacyPlan> {
+    /// (`env::plan_legacy`), or got past one only with a stub or a stand-in
+    /// (`real`: it did not; the real object, `self` a `Flask`, failed on
+    /// a method whose signature the release changed), and installing is
+    /// allowed.
+    fn legacy_plan(&self, searched: &Searched, real: bool, distributions: &BTreeSet<String>, opts: &FixOptions, progress: &dyn Progress) -> Option<LegacyPlan> {
         let best = &searched.result.best;
-        if !opts.install || progress.cancelled() || !searched.environment.missing.is_empty() || best.outcome.status != RunStatus::Raised {
+        if !opts.install || progress.cancelled() || !searched.environment.missing.is_empty() {
             return None;
         }
-        env::plan_legacy(best.outcome.exception.as_ref()?, distributions, &self.stdlib)
+        if best.outcome.status == RunStatus::Raised {
+            return env::plan_legacy(best.outcome.exception.as_ref()?, distributions, &self.stdlib);
+        }
+        if real {
+            return None;
+        }
+        searched.library_errors.iter().find_map(|e| env::plan_legacy(e, distributions, &self.stdlib))
     }
 }
 

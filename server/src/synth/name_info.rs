@@ -38,6 +38,11 @@ pub fn of(prefix: &Prefix, ctx: &Context) -> Vec<NameInfo> {
         .collect()
 }
 
+/// Whether `prefix` is a real one: no name a stub, none a stand-in.
+pub fn all_real(prefix: &Prefix, ctx: &Context) -> bool {
+    of(prefix, ctx).iter().all(|n| !n.stub && n.kind != "stand-in")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

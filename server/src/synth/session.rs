@@ -201,7 +201,10 @@ impl<'a> Session<'a> {
         } else {
             self.slowest_finished = self.slowest_finished.max(started.elapsed());
         }
-        if let Some(e) = outcome.exception.as_ref().filter(|e| e.raised_in.is_some()) {
+        // Errors from inside a library, or about a library's object (its
+        // signature, a member it lacks): an optional dependency it wants, or
+        // an API newer releases changed (`fix::legacy_plan`).
+        if let Some(e) = outcome.exception.as_ref().filter(|e| e.raised_in.is_some() || e.origin.is_some()) {
             if self.library_errors.len() < 32 && !self.library_errors.iter().any(|s| s.type_name == e.type_name && s.message == e.message) {
                 self.library_errors.push(e.clone());
             }
