@@ -92,6 +92,8 @@ pub const METHOD: &str = "runnable_fragment";
 pub struct Replay {
     pub rebind: String,
     pub driver: String,
+    /// The wrapper's call again without the context the first pass has.
+    pub outside_context: bool,
 }
 
 /// Build the program. `prefix` and `suffix` are complete Python source
@@ -150,23 +152,21 @@ pub fn assemble(
             out.push("    pass".into());
         }
     }
-    let mut call_text = String::new();
-    if let Some((_, call)) = &head {
+    let call_in = |context: Option<&str>| -> String {
+        let Some((_, call)) = &head else { return String::new() };
         match context {
             // The wrapper's call inside the context the body needs.
-            Some(cm) => {
-                call_text.push_str(&format!("with {cm}:\n"));
-                call_text.push_str(&call.lines().map(|l| if l.is_empty() { String::new() } else { format!("    {l}") }).collect::<Vec<_>>().join("\n"));
-            }
-            None => call_text.push_str(call),
+            Some(cm) => format!("with {cm}:\n{}", call.lines().map(|l| if l.is_empty() { String::new() } else { format!("    {l}") }).collect::<Vec<_>>().join("\n")),
+            None => call.clone(),
         }
-    }
-    let drive = |driver: &str| -> String {
+    };
+    let drive = |driver: &str, context: Option<&str>| -> String {
+        let call_text = call_in(context);
         [call_text.as_str(), driver.trim_end_matches('\n')].into_iter().filter(|t| !t.is_empty()).collect::<Vec<_>>().join("\n")
     };
-    let mut suffix_text = drive(suffix);
+    let mut suffix_text = drive(suffix, context);
     for r in replays {
-        let again = drive(&r.driver);
+        let again = drive(&r.driver, context.filter(|_| !r.outside_context));
         if again.is_empty() {
             continue;
         }
@@ -266,8 +266,8 @@ mod tests {
     fn a_replay_rebinds_then_calls_the_wrapper_again() {
         let a = analysis(Wrap::Function { is_async: false, is_generator: false }, 0);
         let replays = [
-            Replay { rebind: "flag = False".into(), driver: String::new() },
-            Replay { rebind: "def f():\n    return 2".into(), driver: "g()".into() },
+            Replay { rebind: "flag = False".into(), driver: String::new(), outside_context: false },
+            Replay { rebind: "def f():\n    return 2".into(), driver: "g()".into(), outside_context: false },
         ];
         let p = assemble("if flag:\n    return f()\nreturn 0\n", &a, "flag = True", "g()", &[], None, None, &replays);
         assert_eq!(

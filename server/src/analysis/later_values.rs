@@ -65,7 +65,8 @@ fn contained(node: Node, src: &str, local: &dyn Fn(&str) -> bool) -> bool {
             node.child_by_field_name("function").is_some_and(|f| dotted_from_outside(f, src, local))
                 && node.child_by_field_name("arguments").is_none_or(|a| contained(a, src, local))
         }
-        "attribute" => dotted_from_outside(node, src, local),
+        // `app = current_app`: a name from outside, the library's own object.
+        "attribute" | "identifier" => dotted_from_outside(node, src, local),
         "comment" => true,
         _ => false,
     }

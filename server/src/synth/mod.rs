@@ -16,6 +16,7 @@ pub mod deterministic;
 mod drivers;
 mod edits;
 mod environment;
+mod flask_globals;
 pub(crate) mod error_text;
 pub mod infer;
 mod isinstance;

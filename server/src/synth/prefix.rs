@@ -122,6 +122,9 @@ pub struct Replay {
     /// Environment variables set (`Some`) or removed (`None`) before it.
     pub environment: Vec<(String, Option<String>)>,
     pub driver: Vec<String>,
+    /// Run outside the context the best runs in (a variant without it,
+    /// where Flask's globals are unbound: rule `outside-context`).
+    pub outside_context: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -327,13 +330,18 @@ impl Prefix {
             .replays
             .iter()
             .map(|r| {
-                let mut rebind = vec!["# Again, with the values that take the other branches.".to_string()];
+                let why = if r.outside_context && r.values.is_empty() && r.environment.is_empty() {
+                    "# Again, outside the context, as a caller without one runs it."
+                } else {
+                    "# Again, with the values that take the other branches."
+                };
+                let mut rebind = vec![why.to_string()];
                 rebind.extend(r.environment.iter().map(|(n, v)| match v {
                     Some(v) => format!("os.environ[{}] = {}", py_str(n), py_str(v)),
                     None => format!("os.environ.pop({}, None)", py_str(n)),
                 }));
                 rebind.extend(r.values.iter().map(|(name, v)| v.definition(name)));
-                crate::program::Replay { rebind: rebind.join("\n"), driver: r.driver.join("\n") }
+                crate::program::Replay { rebind: rebind.join("\n"), driver: r.driver.join("\n"), outside_context: r.outside_context }
             })
             .collect();
         crate::program::assemble(fragment, analysis, &self.render(), &self.suffix(), &self.wrapper_params, self.host.as_deref(), self.context.as_deref(), &replays)

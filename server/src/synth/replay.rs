@@ -23,7 +23,8 @@ pub fn with_replay(best: &Attempt, variant: &Attempt) -> Option<Prefix> {
     let same_ground = b.resources == v.resources
         && b.modules == v.modules
         && b.argv == v.argv
-        && b.context == v.context
+        // Or the variant leaves the context the best enters.
+        && (b.context == v.context || v.context.is_none() && best.program.wrapped)
         && b.host == v.host
         && b.wrapper_params == v.wrapper_params
         && b.driven == v.driven
@@ -49,11 +50,12 @@ pub fn with_replay(best: &Attempt, variant: &Attempt) -> Option<Prefix> {
     let mut environment: Vec<(String, Option<String>)> =
         v.environment.iter().filter(|e| !b.environment.contains(e)).map(|(n, x)| (n.clone(), Some(x.clone()))).collect();
     environment.extend(b.environment.iter().filter(|(n, _)| !v.environment.iter().any(|(m, _)| m == n)).map(|(n, _)| (n.clone(), None)));
-    if values.is_empty() && environment.is_empty() && v.driver == b.driver {
+    let outside_context = b.context.is_some() && v.context.is_none();
+    if values.is_empty() && environment.is_empty() && v.driver == b.driver && !outside_context {
         return None;
     }
     let mut prefix = b.clone();
-    prefix.replays.push(Replay { values, environment, driver: v.driver.clone() });
+    prefix.replays.push(Replay { values, environment, driver: v.driver.clone(), outside_context });
     Some(prefix)
 }
 
@@ -122,6 +124,20 @@ mod tests {
             let merged = with_replay(&best, &other).expect("a second pass");
             let program = merged.program(ctx.fragment, ctx.analysis);
             assert!(program.suffix.contains("os.environ.pop('DEBUG', None)\n__runnable_fragment()"), "{}", program.suffix);
+        })
+    }
+
+    #[test]
+    fn a_variant_outside_the_context_runs_the_body_again_without_it() {
+        with_ctx("if app:\n    return app.name\nreturn None\n", |ctx| {
+            let app = || Prefix { bindings: vec![Binding::new("app", vec![Candidate::Value(Value::Expr { code: "current_app".into(), imports: vec![] })])], ..Prefix::default() };
+            let mut inside = app();
+            inside.context = Some("Flask(__name__).test_request_context()".into());
+            let best = attempt(ctx, inside, RunStatus::Completed, None, &[1, 2]);
+            let other = attempt(ctx, app(), RunStatus::Completed, None, &[1, 3]);
+            let program = with_replay(&best, &other).expect("a second pass").program(ctx.fragment, ctx.analysis);
+            assert!(program.suffix.starts_with("with Flask(__name__).test_request_context():\n    __runnable_fragment()\n"), "{}", program.suffix);
+            assert!(program.suffix.ends_with("as a caller without one runs it.\n__runnable_fragment()\n"), "{}", program.suffix);
         })
     }
 

@@ -129,6 +129,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &Driver,
         &IsinstanceBases,
         &SuperHost,
+        &ContextGlobals,
         // Refinements, from a run's exception.
         &UnboundName,
         &LocalModule,
@@ -167,6 +168,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &OtherValues,
         // Evolution, per run.
         &OptionalEnvironment,
+        &OutsideContext,
         &Handlers,
         &BodyDrivers,
         &CliCommands,

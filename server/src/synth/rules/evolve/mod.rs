@@ -13,6 +13,7 @@ mod membership;
 mod none_tests;
 mod optional_environment;
 mod other_values;
+mod outside_context;
 mod tested_paths;
 
 pub use attribute_presence::AttributePresence;
@@ -26,4 +27,5 @@ pub use membership::Membership;
 pub use none_tests::NoneTests;
 pub use optional_environment::OptionalEnvironment;
 pub use other_values::OtherValues;
+pub use outside_context::OutsideContext;
 pub use tested_paths::TestedPaths;

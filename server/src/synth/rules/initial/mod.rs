@@ -2,6 +2,7 @@
 //! adds its part to what the ones before made.
 
 mod cli_driver;
+mod context_globals;
 mod script_arguments;
 mod driver;
 mod free_names;
@@ -16,6 +17,7 @@ mod web_driver;
 mod xml_documents;
 
 pub use cli_driver::CliDriver;
+pub use context_globals::ContextGlobals;
 pub use script_arguments::ScriptArguments;
 pub use driver::Driver;
 pub use free_names::FreeNames;
