@@ -3,6 +3,7 @@
 //! holds a proxy that is bound only inside an application or request
 //! context, falsy and raising on any member outside one. Pure.
 
+use super::library_types::recipe;
 use super::prefix::{Binding, Candidate, Prefix};
 use super::value::Value;
 
@@ -20,4 +21,15 @@ pub fn holds_a_global(p: &Prefix, b: &Binding) -> bool {
 /// Whether any name of `p` holds one.
 pub fn any_held(p: &Prefix) -> bool {
     p.bindings.iter().any(|b| holds_a_global(p, b))
+}
+
+/// `p` run inside a new application's request context,
+/// `Flask(__name__).test_request_context()`, as Flask's documentation
+/// tests code that reads its globals with no application of its own.
+pub fn inside_new_app(p: &Prefix) -> Option<Prefix> {
+    let (flask, flask_import) = recipe("flask.Flask")?;
+    let mut p = p.clone();
+    p.context = Some(format!("{flask}.test_request_context()"));
+    p.context_imports = vec![flask_import.clone()];
+    Some(p)
 }

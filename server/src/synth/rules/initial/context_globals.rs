@@ -10,7 +10,6 @@
 //! outside it too, where the code tests for the proxy being unbound).
 
 use crate::synth::flask_globals;
-use crate::synth::library_types::recipe;
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
@@ -30,11 +29,7 @@ impl Rule for ContextGlobals {
         !own_app && t.so_far().is_some_and(|p| p.context.is_none() && flask_globals::any_held(p))
     }
     fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
-        let (Some(so_far), Some((flask, flask_import))) = (t.so_far(), recipe("flask.Flask")) else { return Vec::new() };
-        let mut p = so_far.clone();
-        p.context = Some(format!("{flask}.test_request_context()"));
-        p.context_imports = vec![flask_import.clone()];
-        vec![p]
+        t.so_far().and_then(flask_globals::inside_new_app).into_iter().collect()
     }
 }
 

@@ -8,6 +8,7 @@
 //! own runs inside a new one's, `Flask(__name__).test_request_context()`,
 //! as Flask's documentation tests such code.
 
+use crate::synth::flask_globals;
 use crate::synth::library_types::recipe;
 use crate::synth::prefix::{Candidate, Prefix};
 use crate::synth::rules::{Rule, Stage, Trigger};
@@ -32,22 +33,19 @@ impl Rule for RequestContext {
     }
     fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        let Some((flask, flask_import)) = recipe("flask.Flask") else { return Vec::new() };
+        let Some((flask, _)) = recipe("flask.Flask") else { return Vec::new() };
         let app = fail.base.bindings.iter().find(|b| matches!(b.current(), Candidate::Value(Value::Expr { code, .. }) if code == flask));
-        let mut p = fail.base.clone();
-        match app {
-            Some(app) => p.context = Some(format!("{}.test_request_context()", app.name)),
-            None => {
-                // The globals come from flask's own import in the prefix.
-                let from_flask = |b: &crate::synth::prefix::Binding| matches!(b.current(), Candidate::Import(s) if s.starts_with("from flask import ") || s == "import flask");
-                if !fail.base.bindings.iter().any(from_flask) {
-                    return Vec::new();
-                }
-                p.context = Some(format!("{flask}.test_request_context()"));
-                p.context_imports = vec![flask_import.clone()];
-            }
+        if let Some(app) = app {
+            let mut p = fail.base.clone();
+            p.context = Some(format!("{}.test_request_context()", app.name));
+            return vec![p];
         }
-        vec![p]
+        // The globals come from flask's own import in the prefix.
+        let from_flask = |b: &crate::synth::prefix::Binding| matches!(b.current(), Candidate::Import(s) if s.starts_with("from flask import ") || s == "import flask");
+        if !fail.base.bindings.iter().any(from_flask) {
+            return Vec::new();
+        }
+        flask_globals::inside_new_app(fail.base).into_iter().collect()
     }
 }
 
