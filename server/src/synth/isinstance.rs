@@ -9,6 +9,6 @@ pub(super) use crate::analysis::isinstance_calls;
 pub(super) fn isinstance_tests(fragment: &str) -> Vec<(String, String)> {
     isinstance_calls(fragment)
         .into_iter()
-        .filter_map(|(path, types)| types.into_iter().next().filter(|t| t.contains('.')).map(|t| (path, t)))
+        .filter_map(|(path, types)| types.into_iter().next().map(|t| (path, t)))
         .collect()
 }

@@ -10,6 +10,8 @@
 //! does not have it, and the name is distinctive by itself: named like
 //! the submodule that defines it (`relativedelta`, `rrule`), or a compound
 //! name (`create_engine`, `MultiIndex`) a library's top level exports.
+//! An exception class of several words the fragment raises, catches or
+//! type-tests (`BadRequestKeyError`) counts wherever the library defines it.
 //! A plain word (`values`, `display`, `Version`) many libraries and users
 //! define, or a compound helper name of a submodule (`flask.cli`'s
 //! `get_version`), is left to the other rules; so is a name the fragment
@@ -17,6 +19,7 @@
 
 use super::library_types::{exporters, exports_of, module_attrs, ExportKind};
 use super::module_use::{used_as_data, used_like_a_module};
+use super::rank::is_exception_name;
 use super::session::Context;
 use super::stdlib_index;
 use crate::analysis::Usage;
@@ -34,7 +37,12 @@ pub fn import_for(ctx: &Context, name: &str, usage: &Usage) -> Option<String> {
 fn member_import(name: &str, usage: &Usage) -> Option<String> {
     let (module, kind) = sole_member(name)?;
     let own_named = module.rsplit('.').next() == Some(name);
-    if !(own_named || is_top_level(module) && is_compound(name)) {
+    // An exception class of several words (`BadRequestKeyError`) raised,
+    // caught, subclassed or type-tested is as specific as a name gets,
+    // wherever in the library it is defined (`werkzeug.exceptions`).
+    let type_tested = usage.passed_to.iter().any(|a| a.callee == "isinstance" && a.position == Some(1));
+    let exception = kind == ExportKind::Class && is_exception_name(name) && is_compound(name) && (usage.raised || usage.subclassed || type_tested);
+    if !(own_named || is_top_level(module) && is_compound(name) || exception) {
         return None;
     }
     let called = !usage.calls.is_empty();
@@ -44,7 +52,7 @@ fn member_import(name: &str, usage: &Usage) -> Option<String> {
     let fits = match kind {
         // A class is called, raised or caught, subclassed, or (capitalised, as Python
         // names classes) read through its members.
-        ExportKind::Class => called || usage.raised || usage.subclassed || name.starts_with(char::is_uppercase) && !usage.attrs.is_empty() && !a_module_too,
+        ExportKind::Class => called || usage.raised || usage.subclassed || exception || name.starts_with(char::is_uppercase) && !usage.attrs.is_empty() && !a_module_too,
         ExportKind::Function => called && usage.attrs.is_empty(),
         // An object (`current_app`, a proxy or a signal) is read through
         // its members or called; a compound name only, at a top level.
@@ -104,6 +112,16 @@ mod tests {
 
     fn import(src: &str, name: &str) -> Option<String> {
         with_ctx(src, |ctx| import_for(ctx, name, &ctx.usage_of(name)))
+    }
+
+    #[test]
+    fn an_exception_class_of_several_words_is_imported_from_where_it_is_defined() {
+        assert_eq!(
+            import("if isinstance(e, BadRequestKeyError):\n    e.show_exception = True\n", "BadRequestKeyError").as_deref(),
+            Some("from werkzeug.exceptions import BadRequestKeyError")
+        );
+        // Only used as data, it is anyone's.
+        assert_eq!(import("names = [BadRequestKeyError]\n", "BadRequestKeyError"), None);
     }
 
     #[test]

@@ -105,7 +105,7 @@ fn holds_stand_in(ctx: &Context, v: &Value, depth: usize) -> bool {
             class,
             attrs,
             methods,
-        } => subclasses_a_module_class(class) || members_mimic(attrs, methods),
+        } => subclasses_a_library_class(ctx, class) || members_mimic(attrs, methods),
         Value::Class { attrs, methods } | Value::Derived { attrs, methods, .. } => {
             members_mimic(attrs, methods)
         }
@@ -119,7 +119,7 @@ fn holds_stand_in(ctx: &Context, v: &Value, depth: usize) -> bool {
         Value::Code { source, .. } => source
             .lines()
             .filter_map(|l| l.strip_prefix("class "))
-            .any(subclasses_a_module_class),
+            .any(|c| subclasses_a_library_class(ctx, c)),
         _ => false,
     }
 }
@@ -136,10 +136,14 @@ pub fn replaces_a_real_instance(ctx: &Context, name: &str, usage: &Usage, value:
     !matches!(value, Value::Call { .. } | Value::Expr { .. } | Value::Anything) && buildable(ctx, usage) && (has_members(value) || is_stand_in(ctx, name, usage, value, false))
 }
 
-/// `Name(module.Type)`: a class whose base is reached through a module.
-fn subclasses_a_module_class(class: &str) -> bool {
+/// `Name(module.Type)`: a class whose base is reached through a module,
+/// or is a library's class imported by its bare name (`Name(Action)` with
+/// `from argparse import Action`).
+fn subclasses_a_library_class(ctx: &Context, class: &str) -> bool {
     let base = class[class_ident(class).len()..].trim_start_matches('(');
-    base.split([',', ')']).any(|b| b.trim().contains('.'))
+    base.split([',', ')']).map(str::trim).filter(|b| !b.is_empty()).any(|b| {
+        b.contains('.') || crate::synth::library_names::import_binding(ctx, b).is_some() || library_imports(ctx, b, &ctx.usage_of(b)).is_some()
+    })
 }
 
 #[cfg(test)]
@@ -197,6 +201,14 @@ mod tests {
             "tabulate",
             &tabulate
         ));
+    }
+
+    #[test]
+    fn a_subclass_of_a_library_class_imported_bare_is_a_stand_in() {
+        let src = "from argparse import Action\nif isinstance(a, Action):\n    print(a.dest)\n";
+        assert!(classify(src, "a", &object("A(Action)", &[])));
+        // The user's own base class is not a library's.
+        assert!(!classify("class Base:\n    pass\nif isinstance(a, Base):\n    print(a.dest)\n", "a", &object("A(Base)", &[])));
     }
 
     #[test]

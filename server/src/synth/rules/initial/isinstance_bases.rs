@@ -1,8 +1,9 @@
 //! An object the fragment type-tests against a library class
 //! (`isinstance(node, ast.Name)`) becomes a real instance where the engine
 //! can build one (an `ast` node with its fields, a DataFrame, a recipe
-//! type), else an instance of a subclass of it, so the tested branch can
-//! run; only where the library is imported.
+//! type, an exception class called bare), else an instance of a subclass
+//! of it (which the report calls a stand-in), so the tested branch can
+//! run; only where the library is imported, by a dotted or a bare name.
 
 use crate::synth::library_names::import_binding;
 use crate::synth::isinstance::isinstance_tests;
@@ -90,8 +91,13 @@ fn real_of_type(ctx: &Context, p: &Prefix, root: &str, ty: &str, name: &str) -> 
         "pandas.Series" | "pandas.core.series.Series" => "series",
         "numpy.ndarray" => "ndarray",
         _ => {
-            let (code, import) = crate::synth::library_types::recipe(&full)?.clone();
-            return Some(Value::Expr { code, imports: vec![import] });
+            if let Some((code, import)) = crate::synth::library_types::recipe(&full).cloned() {
+                return Some(Value::Expr { code, imports: vec![import] });
+            }
+            // A library's exception class: an instance of it, made with no
+            // arguments as raising it bare would (`BadRequestKeyError()`).
+            let class = ty.rsplit('.').next().unwrap_or(ty);
+            return crate::synth::infer::is_exception_name(class).then(|| Value::Expr { code: format!("{ty}()"), imports: vec![import] });
         }
     };
     Some(crate::synth::infer::value_of_kind(kind, name, &usage))
@@ -135,6 +141,32 @@ mod tests {
 
 
             action = Action()
+        "#]]);
+    }
+
+    #[test]
+    fn a_class_imported_by_its_bare_name_is_subclassed_too() {
+        initial_after(&super::IsinstanceBases, "from argparse import Action\nif isinstance(a, Action):\n    print(a.dest)\n", expect![[r#"
+            ## 1
+            class A(Action):
+                def __init__(self, *args, **kwargs):
+                    pass
+
+                dest = 'The quick brown fox jumps over the lazy dog'
+
+
+            a = A()
+        "#]]);
+    }
+
+    #[test]
+    fn a_type_tested_library_exception_is_an_instance_of_it() {
+        initial_after(&super::IsinstanceBases, "from werkzeug.exceptions import HTTPException\nif isinstance(e, HTTPException):\n    e.show_exception = True\n", expect![[r#"
+            ## 1
+            from werkzeug.exceptions import HTTPException
+
+
+            e = HTTPException()
         "#]]);
     }
 
