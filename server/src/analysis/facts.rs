@@ -76,6 +76,9 @@ pub struct Analysis {
     /// from outside: `pd.DataFrame({...})`), first assignment each: the value
     /// for a name read before that assignment. Source text of the expression.
     pub literal_assignments: BTreeMap<String, String>,
+    /// Names assigned `re.compile(<pattern>)`, the pattern a string literal
+    /// or a name assigned one: name -> pattern text (`compiled_patterns`).
+    pub compiled_patterns: BTreeMap<String, String>,
     /// How names the fragment's imports bind (by their alias) are used:
     /// for modules a prefix creates when they are not installed, and the
     /// submodules of a package it imports that it reads.

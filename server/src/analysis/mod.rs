@@ -31,6 +31,7 @@ mod html_queries;
 mod imports;
 mod isinstance_tests;
 mod later_values;
+mod compiled_patterns;
 mod line_statement;
 mod literal;
 mod module_calls;
@@ -194,6 +195,7 @@ pub fn analyze(source: &str) -> Analysis {
         for_loops: std::mem::take(&mut walk.for_loops),
         try_blocks: try_blocks::try_blocks(root, &text),
         literal_assignments: later_values::literal_assignments(root, &text, &binds),
+        compiled_patterns: compiled_patterns::compiled_patterns(root, &text),
         imported_usage,
         module_calls: module_calls::module_calls(root, &text),
         frame_columns: frame_columns::frame_columns(root, &text, &binds),

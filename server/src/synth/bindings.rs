@@ -53,6 +53,10 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
     if let Some(code) = ctx.analysis.literal_assignments.get(&f.name) {
         c.push(Candidate::Value(Value::Expr { code: code.clone(), imports: vec![] }));
     }
+    // Matched with a pattern the fragment compiles (`logpat.match(line)`): a text it matches.
+    if let Some(text) = super::regex_sample::subject(ctx.analysis, &f.usage) {
+        c.push(Candidate::Value(Value::Str(text)));
+    }
     if let Some(kind) = annotated_kind(ctx, &f.usage) {
         c.push(Candidate::Value(infer::value_of_kind(kind, &f.name, &f.usage)));
     }

@@ -35,6 +35,7 @@ mod offline;
 mod paths;
 mod rank;
 mod regex_patterns;
+mod regex_sample;
 mod render;
 mod replay;
 pub mod prefix;

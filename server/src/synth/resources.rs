@@ -104,6 +104,9 @@ pub struct Shape {
     /// What each line holds when the fragment parses the file's lines one
     /// by one as JSON (`for line in f: json.loads(line)`): JSON lines.
     pub json_lines: Option<Value>,
+    /// A line the fragment's own compiled pattern matches, when the file's
+    /// lines go one by one to its `match`/`search`/`fullmatch`.
+    pub matched_line: Option<String>,
 }
 
 /// What `analysis` shows of the file at `path`.
@@ -151,7 +154,14 @@ fn shape_of_use(analysis: &Analysis, f: &FileUse) -> Shape {
         .collect();
     let config = analysis.config_reads.iter().find(|c| c.paths.contains(&f.path)).map(|c| c.sections.clone());
     let json_lines = usage.and_then(|(_, u)| json_lines(analysis, u));
-    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone(), table: table_of(analysis, f), xml, json_lines }
+    let matched_line = usage.and_then(|(_, u)| matched_line(analysis, u));
+    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone(), table: table_of(analysis, f), xml, json_lines, matched_line }
+}
+
+/// A line the pattern matches, when the lines of the loaded file (`u`,
+/// iterated) go to a pattern the fragment compiles (`logpat.match(line)`).
+fn matched_line(analysis: &Analysis, u: &crate::analysis::Usage) -> Option<String> {
+    super::regex_sample::subject(analysis, u.element.as_deref()?)
 }
 
 /// The JSON parsers of one document in a string.
@@ -443,6 +453,10 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     if let Some(line) = shape.json_lines.as_ref().and_then(json_document) {
         return Some(Resource { path: clean.to_string(), content: format!("{line}\n{line}\n").into_bytes() });
     }
+    // Lines matched one by one with the fragment's own pattern: lines it matches.
+    if let Some(line) = &shape.matched_line {
+        return Some(Resource { path: clean.to_string(), content: format!("{line}\n{line}\n").into_bytes() });
+    }
     // So does a TOML file (`tomllib.load(f)['project']['version']`).
     let toml_loaded = lower.ends_with(".toml") || shape.loader.as_deref().and_then(loaded_format) == Some("toml");
     if let Some(text) = shape.value.as_ref().filter(|_| toml_loaded).and_then(Value::to_json).and_then(|j| toml::document(&j)) {
@@ -640,6 +654,14 @@ mod tests {
         // Nothing read from it: the sample.
         let analysis = crate::analysis::analyze("import json\nprint(json.load(open('x.json')))\n");
         assert!(file_for(&analysis, "x.json", "open").unwrap().content.starts_with(b"{\"name\": \"Ada\""));
+    }
+
+    #[test]
+    fn lines_matched_by_the_fragments_pattern_match_it() {
+        let src = "import re\nlines = open('access-log')\npat = re.compile(r'(\\S+) \\[(.*?)\\] (\\d+)')\nhits = (pat.match(l) for l in lines)\nrows = [h.groups() for h in hits if h]\n";
+        let analysis = crate::analysis::analyze(src);
+        let r = file_for(&analysis, "access-log", "open").unwrap();
+        assert_eq!(String::from_utf8(r.content).unwrap(), "example [example] 2024\nexample [example] 2024\n");
     }
 
     #[test]
