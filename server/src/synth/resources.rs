@@ -2,13 +2,14 @@
 //!
 //! Text formats are written here; binary ones in the modules beside:
 //! archives and compressed files (`archive`), pickles of a value
-//! (`pickle`), NumPy arrays (`npy`), Excel workbooks (`xlsx`). Which one a
+//! (`pickle`), NumPy arrays (`npy`), MATLAB files (`mat`), Excel workbooks (`xlsx`). Which one a
 //! file gets is decided by the callee that opens or loads it (`zipfile.ZipFile`, `gzip.open`,
 //! `tarfile.open`, `pickle.load`, `np.load`, `pd.read_pickle`,
-//! `joblib.load`, `shutil.unpack_archive`), its extension as the fallback.
+//! `joblib.load`, `shutil.unpack_archive`, `scipy.io.loadmat`), its extension as the fallback.
 
 mod archive;
 mod ini;
+mod mat;
 mod npy;
 mod numeric;
 mod pickle;
@@ -336,6 +337,7 @@ enum Binary {
     Pickle,
     Npy,
     Npz,
+    Mat,
 }
 
 /// The callee decides; the extension says where the callee does not.
@@ -352,6 +354,7 @@ fn kind_for(lower: &str, how: &str, callee: &str, loader: Option<&str>) -> Optio
         ("tarfile", _) | (_, "TarFile" | "is_tarfile") => Some(Binary::Tar { gz: tar_name || lower.ends_with(".gz") }),
         ("gzip", _) | (_, "GzipFile") => Some(Binary::Gzip),
         (_, "read_pickle") => Some(Binary::Pickle),
+        (_, "loadmat" | "whosmat") => Some(Binary::Mat),
         ("joblib" | "pickle" | "dill" | "cloudpickle", "load") => Some(Binary::Pickle),
         _ => None,
     };
@@ -372,6 +375,7 @@ fn kind_for(lower: &str, how: &str, callee: &str, loader: Option<&str>) -> Optio
         "pkl" | "pickle" | "joblib" => Some(Binary::Pickle),
         "npy" => Some(Binary::Npy),
         "npz" => Some(Binary::Npz),
+        "mat" => Some(Binary::Mat),
         _ => None,
     };
     // `np.load` reads what its extension says (an `.npy`, an `.npz`, or a
@@ -548,6 +552,7 @@ fn binary(clean: &str, how: &str, kind: Binary, shape: &Shape) -> Option<Vec<u8>
         }
         Binary::Npy => Some(npy::npy()),
         Binary::Npz => npy::npz(&shape.keys),
+        Binary::Mat => Some(mat::mat(&shape.keys)),
         Binary::Pickle => {
             let read_as_frame = how == "read_pickle" || shape.loader.as_deref().is_some_and(|l| l.ends_with("read_pickle"));
             let wanted = shape.value.as_ref().filter(|v| !v.is_stub()).and_then(pickle::pickle);
