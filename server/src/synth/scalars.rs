@@ -203,8 +203,18 @@ pub(super) fn int_for(name: &str, u: &Usage) -> i64 {
         }
     }
     let n = name.to_lowercase();
+    // A word of the name, alone or between underscores (`low`, `low_cut`, `f_max`).
+    let word = |w: &str| n.split('_').any(|part| part == w);
     if ["i", "j", "idx", "index", "start", "offset", "pos"].contains(&n.as_str()) {
         1
+    } else if ["sample_rate", "sampling_rate", "samplerate", "sr", "fs"].contains(&n.as_str()) {
+        // A sampling rate in hertz, high enough for the frequencies beside it.
+        1000
+    } else if ["low", "lo", "min", "lower"].iter().any(|w| word(w)) {
+        // The two ends of a range: the low one below the high one.
+        1
+    } else if ["high", "hi", "max", "upper"].iter().any(|w| word(w)) {
+        10
     } else if n.contains("year") {
         2024
     } else if n.contains("port") {
@@ -220,6 +230,17 @@ pub(super) fn int_for(name: &str, u: &Usage) -> i64 {
 mod tests {
     use super::*;
     use crate::analysis::ArgUse;
+
+    #[test]
+    fn the_ends_of_a_range_and_a_sampling_rate_by_name() {
+        let none = Usage::default();
+        assert!(int_for("low", &none) < int_for("high", &none));
+        assert!(int_for("min_value", &none) < int_for("max_value", &none));
+        assert!(int_for("f_lo", &none) < int_for("f_hi", &none));
+        assert_eq!(int_for("sample_rate", &none), 1000);
+        // A word inside another is not that word.
+        assert_eq!(int_for("slow", &none), int_for("count", &none));
+    }
 
     #[test]
     fn network_addresses_by_name_and_by_the_parser_they_go_to() {
