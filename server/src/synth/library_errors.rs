@@ -150,6 +150,11 @@ fn wanted_arrays(e: &ExceptionInfo) -> Option<(&'static str, &'static str)> {
     if e.type_name.ends_with("ValueError") && m.starts_with("Expected 2D array, got") {
         return Some((SAMPLES, LABELS));
     }
+    // `rows, cols = C.shape` inside a library (matplotlib's `pcolormesh(x,
+    // y, z)`) given a scalar: its shape is empty, a grid was meant.
+    if e.type_name == "ValueError" && e.raised_in.is_some() && m == "not enough values to unpack (expected 2, got 0)" {
+        return Some((SQUARE, SQUARE));
+    }
     None
 }
 
@@ -159,9 +164,15 @@ fn array_shapes(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> O
     // matrix first (`solve(a, b)`, `inv(a)`, `lstsq(a, b)`), then vectors.
     let mut p = base.clone();
     let mut changed = false;
+    // Only what is passed as data: a name passed only by keyword is an
+    // option of the call (`norm=norm`), not one of its arrays.
+    let by_keyword_only = |n: &str| {
+        let u = ctx.usage_of(n);
+        !u.passed_to.is_empty() && u.passed_to.iter().all(|a| a.keyword.is_some())
+    };
     for (i, name) in identifiers(ctx.line_text(line))
         .iter()
-        .filter(|n| base.binding(n).and_then(Binding::value).is_some())
+        .filter(|n| base.binding(n).and_then(Binding::value).is_some() && !by_keyword_only(n))
         .enumerate()
     {
         let b = p.binding_mut(name)?;
@@ -475,6 +486,36 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(wanted_arrays(&fit), Some((SAMPLES, LABELS)));
+        // A library unpacking a scalar's empty shape wanted a grid; the
+        // same words from the program's own frame are the program's.
+        let unpack = |raised_in: Option<&str>| ExceptionInfo {
+            type_name: "ValueError".into(),
+            message: "not enough values to unpack (expected 2, got 0)".into(),
+            raised_in: raised_in.map(String::from),
+            ..Default::default()
+        };
+        assert_eq!(wanted_arrays(&unpack(Some("matplotlib.collections"))), Some((SQUARE, SQUARE)));
+        assert_eq!(wanted_arrays(&unpack(None)), None);
+    }
+
+    #[test]
+    fn a_grid_goes_to_the_arrays_a_call_takes_not_to_its_options() {
+        let src = "pc = ax.pcolormesh(x, y, z, norm=norm)\n";
+        let analysis = crate::analysis::analyze(src);
+        let stdlib = Default::default();
+        let ctx = Context { fragment: src, analysis: &analysis, stdlib: &stdlib };
+        let mut base = Prefix::default();
+        for n in ["x", "y", "z", "norm"] {
+            base.bindings.push(Binding::new(n, vec![Candidate::Value(Value::Int(3))]));
+        }
+        let e = ExceptionInfo {
+            type_name: "ValueError".into(),
+            message: "not enough values to unpack (expected 2, got 0)".into(),
+            raised_in: Some("matplotlib.axes._axes".into()),
+            ..Default::default()
+        };
+        let text = array_shapes(&ctx, &base, &e, 1).unwrap().render();
+        assert!(text.contains(&format!("z = {SQUARE}")) && text.contains("norm = 3"), "{text}");
     }
 
     #[test]
