@@ -118,7 +118,7 @@ pub(crate) fn definitions(
 /// not its keywords (`metaclass=...`).
 fn bases(def: Node, src: &str) -> Vec<String> {
     def.child_by_field_name("superclasses")
-        .map(|args| named(args).into_iter().filter(|a| matches!(a.kind(), "identifier" | "attribute")).map(|a| text(a, src).split_whitespace().collect()).collect())
+        .map(|args| named(args).filter(|a| matches!(a.kind(), "identifier" | "attribute")).map(|a| text(a, src).split_whitespace().collect()).collect())
         .unwrap_or_default()
 }
 

@@ -12,7 +12,7 @@ use crate::analysis::{Key, Usage};
 use super::value::Value;
 
 /// Methods of `re.Pattern` that give one match, and those that give many.
-const ONE_MATCH: &[&str] = &["match", "search", "fullmatch"];
+pub(super) const ONE_MATCH: &[&str] = &["match", "search", "fullmatch"];
 const MANY_MATCHES: &[&str] = &["finditer"];
 
 /// Members of an `re.Match`: read from what `match`, `search` or

@@ -34,7 +34,7 @@ pub fn sample(pattern: &str) -> Option<String> {
 pub fn subject(analysis: &Analysis, u: &Usage) -> Option<String> {
     u.passed_to.iter().filter(|a| a.position == Some(0)).find_map(|a| {
         let (name, method) = a.callee.rsplit_once('.')?;
-        ["match", "search", "fullmatch"].contains(&method).then_some(())?;
+        super::regex_patterns::ONE_MATCH.contains(&method).then_some(())?;
         sample(analysis.compiled_patterns.get(name)?)
     })
 }
@@ -53,7 +53,7 @@ fn write(hir: &Hir, out: &mut String) -> Option<()> {
         // The first alternative that is not empty reads best.
         HirKind::Alternation(alts) => write(alts.iter().find(|a| !matches!(a.kind(), HirKind::Empty)).unwrap_or(&alts[0]), out)?,
         HirKind::Repetition(rep) => {
-            let wanted = match (rep.max, &*rep.sub.kind()) {
+            let wanted = match (rep.max, rep.sub.kind()) {
                 // As long as the word or the number it reads as.
                 (None, HirKind::Class(class)) => rep.min.max(if pick(class, 0) == WORD.chars().next() { WORD.len() as u32 } else { DIGITS.len() as u32 }),
                 _ => rep.min.max(1),

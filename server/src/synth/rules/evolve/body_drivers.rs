@@ -109,9 +109,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
         calls.extend(typed_calls(ctx, &lines, f, &names, &calls[1]));
         for args in calls {
-            // A call passes every parameter or the required ones.
-            let aligned: &[&crate::analysis::Param] = if args.len() == params.len() { &params } else { &required_params };
-            out.push(call(&f.name, &args, &spelled(aligned, &args)));
+            out.push(call(&f.name, &args, &spelled(&params, &required_params, &args)));
         }
     }
     for c in &ctx.analysis.classes {
@@ -121,23 +119,28 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         let Some(instance) = instance else { continue };
         for m in c.methods.iter().filter(|m| block_uncovered(m) && !m.name.starts_with("__")) {
             let params: Vec<_> = m.params.iter().skip(1).filter(|x| x.star.is_empty()).collect();
-            let required: Vec<String> = params.iter().filter(|x| !x.has_default).map(|x| arg(&x.name, &x.usage, &m.name)).collect();
+            let required_params: Vec<_> = params.iter().copied().filter(|x| !x.has_default).collect();
+            let required: Vec<String> = required_params.iter().map(|x| arg(&x.name, &x.usage, &m.name)).collect();
             let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage, &m.name)).collect();
             let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
             let typed = typed_calls(ctx, &lines, m, &names, &all);
-            let required_params: Vec<_> = params.iter().copied().filter(|x| !x.has_default).collect();
             for args in [required, all].into_iter().chain(typed) {
-                let aligned: &[&crate::analysis::Param] = if args.len() == params.len() { &params } else { &required_params };
-                out.push(call(&format!("{instance}.{}", m.name), &args, &spelled(aligned, &args)));
+                out.push(call(&format!("{instance}.{}", m.name), &args, &spelled(&params, &required_params, &args)));
             }
         }
     }
     out
 }
 
-/// `args` as a call passes them to `params` (aligned one to one).
-fn spelled(params: &[&crate::analysis::Param], args: &[String]) -> Vec<String> {
-    params.iter().zip(args).map(|(p, a)| keyword(p, a.clone())).collect()
+/// `args` as a call passes them: a call passes every parameter of
+/// `params` or the `required` ones, each keyword-only one by keyword;
+/// a list that is neither stays as it is.
+fn spelled(params: &[&crate::analysis::Param], required: &[&crate::analysis::Param], args: &[String]) -> Vec<String> {
+    let aligned = if args.len() == params.len() { params } else { required };
+    if aligned.len() != args.len() {
+        return args.to_vec();
+    }
+    aligned.iter().zip(args).map(|(p, a)| keyword(p, a.clone())).collect()
 }
 
 /// Calls of the def at `line` with every argument (`all`, one per name
