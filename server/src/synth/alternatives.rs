@@ -92,6 +92,10 @@ fn tests_types(tests: &Tests) -> bool {
     })
 }
 
+/// The text a type test's other kind starts as; a caller that knows what
+/// the name's callee takes replaces it.
+pub(crate) const GENERIC_TEXT: &str = "text";
+
 /// Other values of a binding that may take a branch the other way.
 pub(crate) fn alternatives(b: &Binding, tests: &Tests) -> Vec<Value> {
     // The int and string constants the test and the assignments before it name.
@@ -109,7 +113,7 @@ pub(crate) fn alternatives(b: &Binding, tests: &Tests) -> Vec<Value> {
         _ => None,
     }).collect();
     if tests_types(tests) {
-        others.extend([Value::Str("text".into()), Value::Int(1), Value::Float(1.5), Value::List(vec![Value::Int(1)]), Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]), Value::None]);
+        others.extend([Value::Str(GENERIC_TEXT.into()), Value::Int(1), Value::Float(1.5), Value::List(vec![Value::Int(1)]), Value::Dict(vec![(Value::Str("a".into()), Value::Int(1))]), Value::None]);
         others.extend(isinstance_types(tests, &b.name).iter().filter_map(|t| abstract_instance(t, &b.name)));
         // The same items in the other sequence type: a type test goes the
         // other way while the code after it still iterates what it did

@@ -28,42 +28,8 @@ fn string_by_use(name: &str, u: &Usage) -> String {
     }) {
         return s;
     }
-    for arg in &u.passed_to {
-        match argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
-            Some("path") => return format!("{}.txt", ident_base(name, "data")),
-            // The file made for it is the XML document the fragment reads (`resources::xml`).
-            Some("xml-path") => return format!("{}.xml", ident_base(name, "data")),
-            // An image file the reader decodes (`resources::image_file`).
-            Some("image-path") => return format!("{}.png", ident_base(name, "image")),
-            // A directory that exists wherever the program runs: its own.
-            Some("dir") => return ".".into(),
-            Some("url") => return "https://example.com/api/items".into(),
-            // A database the library opens without a server or a file.
-            Some("database-url") => return "sqlite://".into(),
-            Some("html") => return "<html><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>".into(),
-            Some("json-str") => return "{\"name\": \"Ada\", \"id\": 1}".into(),
-            // A document; the `xml-documents` rule gives it what the fragment reads.
-            Some("xml-str") => return XML_TEXT.into(),
-            Some("date-str") => return "2024-01-15".into(),
-            Some("ip-str") => return IP.into(),
-            // Text a number is parsed from (`float(row['amount'])`).
-            Some("int-str") => return "42".into(),
-            Some("float-str") => return "3.5".into(),
-            Some("cidr-str") => return CIDR.into(),
-            Some("command-str") => return "echo hello".into(),
-            // A program run without a shell: its name alone.
-            Some("command") => return "echo".into(),
-            // An attribute name: a prefix can give the object that member.
-            Some("attr-name") => return "name".into(),
-            Some("agg-name") => return "sum".into(),
-            Some("encoding") => return "utf-8".into(),
-            // Reading: the mode every file the prefix creates allows.
-            Some("open-mode") => return "r".into(),
-            // A module every interpreter has.
-            Some("module-name") => return "json".into(),
-            Some("int") => return "42".into(),
-            _ => {}
-        }
+    if let Some(s) = string_by_callee(name, u) {
+        return s;
     }
     if u.attrs.contains_key("decode") {
         return "hello".into();
@@ -112,6 +78,49 @@ fn string_by_use(name: &str, u: &Usage) -> String {
     } else {
         DEFAULT_TEXT.into()
     }
+}
+
+/// The string a function the name is passed to takes there (a path, a URL,
+/// a command), by what the callee's argument is (`data/callee_kinds.txt`).
+pub(crate) fn string_by_callee(name: &str, u: &Usage) -> Option<String> {
+    for arg in &u.passed_to {
+        match argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
+            Some("path") => return Some(format!("{}.txt", ident_base(name, "data"))),
+            // The file made for it is the XML document the fragment reads (`resources::xml`).
+            Some("xml-path") => return Some(format!("{}.xml", ident_base(name, "data"))),
+            // An image file the reader decodes (`resources::image_file`).
+            Some("image-path") => return Some(format!("{}.png", ident_base(name, "image"))),
+            // A directory that exists wherever the program runs: its own.
+            Some("dir") => return Some(".".into()),
+            Some("url") => return Some("https://example.com/api/items".into()),
+            // A database the library opens without a server or a file.
+            Some("database-url") => return Some("sqlite://".into()),
+            Some("html") => return Some("<html><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>".into()),
+            Some("json-str") => return Some("{\"name\": \"Ada\", \"id\": 1}".into()),
+            // A document; the `xml-documents` rule gives it what the fragment reads.
+            Some("xml-str") => return Some(XML_TEXT.into()),
+            Some("date-str") => return Some("2024-01-15".into()),
+            Some("ip-str") => return Some(IP.into()),
+            // Text a number is parsed from (`float(row['amount'])`).
+            Some("int-str") => return Some("42".into()),
+            Some("float-str") => return Some("3.5".into()),
+            Some("cidr-str") => return Some(CIDR.into()),
+            Some("command-str") => return Some("echo hello".into()),
+            // A program run without a shell: its name alone.
+            Some("command") => return Some("echo".into()),
+            // An attribute name: a prefix can give the object that member.
+            Some("attr-name") => return Some("name".into()),
+            Some("agg-name") => return Some("sum".into()),
+            Some("encoding") => return Some("utf-8".into()),
+            // Reading: the mode every file the prefix creates allows.
+            Some("open-mode") => return Some("r".into()),
+            // A module every interpreter has.
+            Some("module-name") => return Some("json".into()),
+            Some("int") => return Some("42".into()),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What `split(sep)` (or `rsplit`) must cut a text into: the separator

@@ -3,7 +3,9 @@
 //! on): the evolution's vocabulary (`alternatives`), and collections that
 //! share the keys of a dict the prefix defines.
 
-use crate::synth::alternatives::{alternatives, Tests};
+use crate::synth::alternatives::{alternatives, Tests, GENERIC_TEXT};
+use crate::synth::bindings::usage_of;
+use crate::synth::scalars::string_by_callee;
 use crate::analysis::line_statement;
 use crate::synth::edits::with_candidate;
 use crate::analysis::Condition;
@@ -43,7 +45,15 @@ fn other_values(ctx: &Context, best: &Attempt, line: u32, gnames: &[String], con
     names.retain(|n| if seen.contains(n) { false } else { seen.push(n.clone()); true });
     for n in names {
         let Some(b) = best.prefix.binding(&n) else { continue };
+        // A type test's other kind is text: the text the name's callee takes
+        // (`if isinstance(cmd, str): cmd = [cmd]` before `subprocess.run(cmd)`
+        // wants a program's name), where there is one.
+        let text = string_by_callee(&n, &usage_of(ctx, &n));
         for alt in alternatives(b, tests).into_iter().chain(shared_keys(&best.prefix, b)) {
+            let alt = match (alt, &text) {
+                (Value::Str(s), Some(t)) if s == GENERIC_TEXT => Value::Str(t.clone()),
+                (alt, _) => alt,
+            };
             out.push(with_candidate(&best.prefix, &n, alt));
         }
     }
@@ -101,4 +111,32 @@ mod tests {
             items = 'The quick brown fox jumps over the lazy dog'
         "#]]);
     }
+
+    #[test]
+    fn a_type_test_s_other_text_is_what_the_callee_takes() {
+        // A program's name, wrapped in a list for `subprocess.run`.
+        branch(&super::OtherValues, "import subprocess\nif isinstance(cmd, str):\n    cmd = [cmd]\nsubprocess.run(cmd)\n", 2, &[2, 4], expect![[r#"
+            ## 1
+            cmd = []
+            ## 2
+            cmd = ['echo', '']
+            ## 3
+            cmd = 3
+            ## 4
+            cmd = 'echo'
+            ## 5
+            cmd = 1
+            ## 6
+            cmd = 1.5
+            ## 7
+            cmd = [1]
+            ## 8
+            cmd = {'a': 1}
+            ## 9
+            cmd = None
+            ## 10
+            cmd = ('echo', 'hello')
+        "#]]);
+    }
 }
+
