@@ -150,6 +150,26 @@ pub fn modules_named(name: &str) -> Vec<(&'static str, &'static HashSet<&'static
     out
 }
 
+/// Indexed types of `ty`'s library other than those of `tested`, whose
+/// instances have every member of `used` (non-empty), in name order:
+/// `pandas.Series` for an object tested against `pandas.DataFrame` and read
+/// with `memory_usage`, the other arm's value.
+pub fn sibling_types(tested: &[&str], used: &[&str]) -> Vec<&'static str> {
+    let Some(lib) = tested.first().map(|t| t.split('.').next().unwrap_or("")) else { return Vec::new() };
+    if used.is_empty() {
+        return Vec::new();
+    }
+    let mut out: Vec<&'static str> = index()
+        .members
+        .iter()
+        .filter(|(t, _)| !tested.contains(t) && t.split('.').next() == Some(lib))
+        .filter(|(_, ms)| used.iter().all(|u| ms.contains(u)))
+        .map(|(t, _)| *t)
+        .collect();
+    out.sort();
+    out
+}
+
 /// Every indexed module that exports `name`, with the kind, in module
 /// order.
 pub fn exporters(name: &str) -> &'static [(&'static str, ExportKind)] {

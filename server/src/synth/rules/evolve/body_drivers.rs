@@ -10,6 +10,7 @@ use crate::synth::edits::add_import;
 use crate::synth::infer;
 use crate::synth::isinstance::isinstance_calls;
 use crate::synth::knowledge;
+use crate::synth::library_types;
 use crate::synth::prefix::{names_bound_by_import, Binding, Candidate};
 use crate::synth::type_wants;
 use crate::synth::value::Value;
@@ -94,7 +95,15 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         let required_params: Vec<_> = params.iter().copied().filter(|x| !x.has_default).collect();
         let required: Vec<String> = required_params.iter().map(|x| arg(&x.name, &x.usage, &f.name)).collect();
         let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage, &f.name)).collect();
-        let mut calls = vec![required.clone(), all];
+        let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
+        // A real instance of another type of a library the body tests
+        // against comes before any hand-written argument.
+        let mut calls = Vec::new();
+        for (args, expr, imports) in other_library_types(ctx, &lines, f, &names, &all) {
+            needs.borrow_mut().push((expr, imports));
+            calls.push(args);
+        }
+        calls.extend([required.clone(), all.clone()]);
         // Edge values for one argument at a time: guards like `if not s:`,
         // `if os.path.exists(p):`.
         for i in 0..required.len() {
@@ -106,8 +115,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
                 calls.push(args);
             }
         }
-        let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
-        calls.extend(typed_calls(ctx, &lines, f, &names, &calls[1]));
+        calls.extend(typed_calls(ctx, &lines, f, &names, &all));
         for args in calls {
             out.push(call(&f.name, &args, &spelled(&params, &required_params, &args)));
         }
@@ -164,6 +172,55 @@ fn typed_calls(ctx: &Context, lines: &[&str], f: &FunctionDef, params: &[&str], 
     out
 }
 
+/// Calls of the def at `line` with every argument (`all`), one more per
+/// `isinstance(param, T)` against library types in its body, where that
+/// parameter takes an instance of another type of the library with every
+/// member the body uses it with: the test's other arm (`pd.Series` where
+/// `pd.DataFrame` is tested and both arms call `memory_usage`). With the
+/// expression and the imports it needs.
+fn other_library_types(ctx: &Context, lines: &[&str], f: &FunctionDef, params: &[&str], all: &[String]) -> Vec<(Vec<String>, String, Vec<String>)> {
+    let Some(body) = lines.get(f.line as usize - 1..(f.end_line as usize).min(lines.len())) else { return Vec::new() };
+    let mut out: Vec<(Vec<String>, String, Vec<String>)> = Vec::new();
+    for (path, types) in isinstance_calls(&body.join("\n")) {
+        let Some(i) = params.iter().position(|p| *p == path) else { continue };
+        let Some(param) = f.params.iter().find(|p| p.name == path) else { continue };
+        let tested: Option<Vec<String>> = types.iter().map(|t| library_type(ctx, t)).collect();
+        let Some(tested) = tested else { continue };
+        let tested: Vec<&str> = tested.iter().map(String::as_str).collect();
+        let used: Vec<&str> = param.usage.attrs.keys().map(String::as_str).collect();
+        for ty in library_types::sibling_types(&tested, &used) {
+            let Some(Value::Expr { code, imports }) = type_wants::library_value(ty) else { continue };
+            if !imports.iter().all(|stmt| imports_as_fragment(ctx, stmt)) {
+                continue;
+            }
+            let mut args = all.to_vec();
+            args[i] = code.clone();
+            out.push((args, code, imports));
+            break;
+        }
+    }
+    out
+}
+
+/// The library class a dotted type test names, through the fragment's
+/// import of its module or the conventional alias (`pd.DataFrame` ->
+/// `pandas.DataFrame`).
+fn library_type(ctx: &Context, ty: &str) -> Option<String> {
+    let (alias, member) = ty.rsplit_once('.')?;
+    let own = ctx.analysis.imports.iter().find(|imp| !imp.is_from && imp.alias.as_deref().unwrap_or(&imp.module) == alias).map(|imp| imp.module.clone());
+    let module = own.or_else(|| crate::knowledge::conventional_module(alias))?;
+    Some(format!("{module}.{member}"))
+}
+
+/// Whether `stmt` may be added to the prefix: the names it binds are the
+/// fragment's own only by the same import.
+fn imports_as_fragment(ctx: &Context, stmt: &str) -> bool {
+    names_bound_by_import(stmt).iter().all(|n| {
+        !ctx.analysis.bound_names.contains(n)
+            || ctx.analysis.imports.iter().any(|imp| !imp.is_from && imp.alias.as_deref().unwrap_or(&imp.module) == n && stmt == format!("import {} as {n}", imp.module))
+    })
+}
+
 /// An expression of type `ty` as the fragment spells it (`str`, `np.integer`).
 fn instance_expr(ctx: &Context, name: &str, ty: &str) -> Option<String> {
     let Some((alias, member)) = ty.rsplit_once('.') else {
@@ -206,6 +263,88 @@ mod tests {
             ## 6
             -- driver --
             describe('The quick brown fox jumps over the lazy dog')
+        "#]]);
+    }
+
+    #[test]
+    fn the_other_arm_of_a_library_type_test_gets_another_type_of_that_library() {
+        // Both arms call `memory_usage`; the one that is not a
+        // DataFrame gets a real Series, first, not a hand-written object.
+        evolve(&super::BodyDrivers, "import pandas as pd\n\ndef size(obj):\n    if isinstance(obj, pd.DataFrame):\n        return obj.memory_usage().sum()\n    return obj.memory_usage()\n", &[1, 3], expect![[r#"
+            ## 1
+            import pandas as pd
+
+
+            obj = pd.DataFrame({'A': [3, 4, 5], 'B': [3, 4, 5]})
+            -- driver --
+            size(obj)
+            size(pd.Series([1, 2, 3]))
+            ## 2
+            import numpy as np
+            import pandas as pd
+
+
+            obj = pd.DataFrame({'A': [3, 4, 5], 'B': [3, 4, 5]})
+
+
+            class Obj:
+                def memory_usage(self, *args, **kwargs):
+                    return np.array([1, 2, 3, 4, 5])
+
+
+            obj_size = Obj()
+            -- driver --
+            size(obj)
+            size(obj_size)
+            ## 3
+            import numpy as np
+            import pandas as pd
+
+
+            obj = pd.DataFrame({'A': [3, 4, 5], 'B': [3, 4, 5]})
+
+
+            class Obj:
+                def memory_usage(self, *args, **kwargs):
+                    return np.array([1, 2, 3, 4, 5])
+
+
+            obj_size = Obj()
+            -- driver --
+            size(obj)
+            size(obj_size)
+            ## 4
+            import pandas as pd
+
+
+            obj = pd.DataFrame({'A': [3, 4, 5], 'B': [3, 4, 5]})
+            -- driver --
+            size(obj)
+            size(None)
+            ## 5
+            import pandas as pd
+
+
+            obj = pd.DataFrame({'A': [3, 4, 5], 'B': [3, 4, 5]})
+            -- driver --
+            size(obj)
+            size('')
+            ## 6
+            import pandas as pd
+
+
+            obj = pd.DataFrame({'A': [3, 4, 5], 'B': [3, 4, 5]})
+            -- driver --
+            size(obj)
+            size(0)
+            ## 7
+            import pandas as pd
+
+
+            obj = pd.DataFrame({'A': [3, 4, 5], 'B': [3, 4, 5]})
+            -- driver --
+            size(obj)
+            size(pd.DataFrame({'A': [1, 2, 3], 'B': [4, 5, 6]}))
         "#]]);
     }
 }
