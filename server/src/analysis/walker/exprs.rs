@@ -238,6 +238,10 @@ impl<'a> Walker<'a> {
             Some(a) => named(a).collect(),
             None => Vec::new(),
         };
+        // `max(a, b)`, `min(a, b, c)`: the values are compared with one
+        // another, not an iterable of them as `max(values)` takes.
+        let positionals = args.iter().filter(|a| !matches!(a.kind(), "keyword_argument" | "list_splat" | "dictionary_splat")).count();
+        let compares_args = matches!(builtin, Some("max" | "min")) && positionals >= 2;
         for &a in &args {
             match a.kind() {
                 "keyword_argument" => {
@@ -282,6 +286,10 @@ impl<'a> Walker<'a> {
                     let p = self.expr(a);
                     let i = shape.positional;
                     self.store.with(p.as_ref(), |u| {
+                        if compares_args {
+                            u.operators.extend([">".to_string(), "<".to_string()]);
+                            return;
+                        }
                         record_arg(
                             u,
                             ArgUse {

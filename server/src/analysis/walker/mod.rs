@@ -785,6 +785,16 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn max_of_several_values_compares_them_and_of_one_iterates_it() {
+        let u = usage("best = max(low, 3)\n", "low");
+        assert!(u.passed_to.is_empty());
+        assert!(u.operators.contains(">"));
+        let u = usage("best = max(values)\n", "values");
+        assert_eq!(u.passed_to, vec![arg("max", Some(0), None)]);
+        assert!(u.iterated);
+    }
+
+    #[test]
     fn aliases_flow_into_their_source() {
         let u = usage("y = x.f()\ny.g()\n", "x");
         assert!(u.attrs["f"]
