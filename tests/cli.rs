@@ -263,6 +263,20 @@ fn an_object_used_as_a_library_instance_is_a_real_one() {
 }
 
 #[test]
+fn a_model_the_fragment_queries_is_a_real_declarative_class() {
+    // `select(Book)` on a class the fragment does not define: a class
+    // mapped with SQLAlchemy's declarative API, its table created where
+    // the engine connects, the added object a row the filter finds.
+    let Some((j, names)) = library_fixture("sqlalchemy_orm.py") else { return };
+    let prefix = j["prefix"].as_str().unwrap();
+    assert!(prefix.contains("Base = declarative_base()") && prefix.contains("class Book(Base):"), "{prefix}");
+    assert!(prefix.contains("title = Column(String)") && prefix.contains("book = Book(title='Dune')"), "{prefix}");
+    assert_eq!(kind_of(&names, "Book"), Some("class"), "{names:?}");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert!(j["stdout"].as_str().unwrap().contains("Dune"), "{j}");
+}
+
+#[test]
 fn every_library_fixture_binds_libraries_by_import_only() {
     // The invariant (checked by `assert_contract` on every report) over each
     // library family's fixture, new ones included.

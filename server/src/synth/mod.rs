@@ -32,6 +32,7 @@ mod module_use;
 pub mod name_info;
 mod naming;
 mod offline;
+mod orm_models;
 mod paths;
 mod rank;
 mod regex_patterns;

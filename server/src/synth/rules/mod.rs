@@ -122,6 +122,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &RelativePaths,
         &ReadFiles,
         &XmlDocuments,
+        &OrmModels,
         &RequiredEnvironment,
         &WebDriver,
         &CliDriver,
