@@ -175,6 +175,10 @@ pub struct Usage {
     /// group of a regular expression's match is read.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub first_int_args: Vec<i64>,
+    /// Literal formats it is parsed with as a date (`'%Y-%m-%d'` in
+    /// `datetime.strptime(s, '%Y-%m-%d')`): the text must be a date so.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub date_formats: Vec<String>,
     /// How the result of calling it is used (merged over calls).
     pub returns: Option<Box<Usage>>,
     /// Subscripts with the key and how the item is used.

@@ -181,6 +181,9 @@ pub fn merge(into: &mut Usage, from: &Usage) {
     for a in &from.first_str_args {
         push_unique(&mut into.first_str_args, a.clone());
     }
+    for f in &from.date_formats {
+        push_unique(&mut into.date_formats, f.clone());
+    }
     for a in &from.first_int_args {
         push_unique(&mut into.first_int_args, *a);
     }

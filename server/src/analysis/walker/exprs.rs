@@ -249,6 +249,16 @@ impl<'a> Walker<'a> {
                         .child_by_field_name("name")
                         .map_or("", |n| self.text(n))
                         .to_string();
+                    // `sorted(rows, key=lambda r: r['dept'])`: the lambda's
+                    // parameter is each item of the iterable.
+                    if kw == "key" && a.child_by_field_name("value").is_some_and(|v| v.kind() == "lambda") {
+                        let iterable = match callee.rsplit('.').next() {
+                            Some("sorted" | "min" | "max" | "groupby") => positional.first(),
+                            Some("nlargest" | "nsmallest") => positional.get(1),
+                            _ => None,
+                        };
+                        self.lambda_item = iterable.and_then(|p: &Option<Path>| p.as_ref()).and_then(|p| p.then(Step::Elem));
+                    }
                     let p = a.child_by_field_name("value").and_then(|v| self.expr(v));
                     let formats = builtin == Some("print") || str_method == Some("format");
                     self.store.with(p.as_ref(), |u| {
@@ -313,6 +323,13 @@ impl<'a> Walker<'a> {
                 if let Some(item) = items.then(Step::Elem) {
                     self.store.with(Some(&item), |u| record_arg(u, ArgUse { callee: f, position: Some(0), keyword: None }));
                 }
+            }
+        }
+        // `strptime(text, '%Y-%m-%d')`: the text is a date in that format.
+        if callee.rsplit('.').next() == Some("strptime") {
+            let format = args.iter().filter(|a| !matches!(a.kind(), "keyword_argument" | "list_splat" | "dictionary_splat")).nth(1).and_then(|a| literal(*a, self.src));
+            if let (Some(Literal::Str(f)), Some(Some(text))) = (format, positional.first()) {
+                self.store.with(Some(text), |u| push_unique(&mut u.date_formats, f));
             }
         }
         let n = positional.len();
@@ -455,7 +472,8 @@ impl<'a> Walker<'a> {
                 self.expr(d);
             }
         }
-        let names = params.into_iter().map(|p| (p.name, None)).collect();
+        let mut item = self.lambda_item.take();
+        let names = params.into_iter().map(|p| (p.name, item.take())).collect();
         self.scopes.push(Scope {
             kind: ScopeKind::Lambda,
             names,
@@ -552,6 +570,40 @@ impl<'a> Walker<'a> {
                     }
                     return v;
                 }
+            }
+        }
+        // `for key, group in itertools.groupby(rows, key=...)`: each group
+        // holds items of `rows`.
+        if node.kind() == "call" {
+            let func = node.child_by_field_name("function");
+            let grouping = func.is_some_and(|f| matches!(callee_text(f, self.src).as_str(), "itertools.groupby" | "groupby"));
+            if let (true, Some(f)) = (grouping, func) {
+                self.expr(f);
+                let args: Vec<Node> = node.child_by_field_name("arguments").map(|a| named(a).collect()).unwrap_or_default();
+                // The items grouped, through `sorted(rows, key=...)` too.
+                let item = match args.first() {
+                    Some(a) if a.kind() != "keyword_argument" => match self.iter_source(*a) {
+                        Val::Path(p) => Some(p),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                for a in args.iter().skip(usize::from(item.is_some())) {
+                    match (a.kind(), a.child_by_field_name("value")) {
+                        ("keyword_argument", Some(v)) => {
+                            let key = a.child_by_field_name("name").is_some_and(|n| self.text(n) == "key");
+                            if key && v.kind() == "lambda" {
+                                self.lambda_item = item.clone();
+                            }
+                            self.expr(v);
+                        }
+                        _ => {
+                            self.expr(*a);
+                        }
+                    }
+                }
+                let group = item.and_then(|e| e.then(Step::Collect));
+                return Val::Tuple(vec![Val::Opaque, group.into()]);
             }
         }
         let p = self.expr(node);

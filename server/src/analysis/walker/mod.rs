@@ -88,6 +88,9 @@ pub(crate) struct Walker<'a> {
     depth: usize,
     cond: Option<usize>,
     next_param: u32,
+    /// What the next lambda walked takes as its first parameter: an item
+    /// of the iterable a `key=` function is applied to.
+    lambda_item: Option<Path>,
 }
 
 fn fields<'t>(node: Node<'t>, field: &str) -> Vec<Node<'t>> {
@@ -108,6 +111,7 @@ impl<'a> Walker<'a> {
             scopes: Vec::new(),
             aliases: HashMap::new(),
             fn_depth: 0,
+            lambda_item: None,
             depth: 0,
             cond: None,
             next_param: 0,
@@ -782,6 +786,25 @@ pub(super) mod tests {
         let u = usage("a, \\\n    b = pair\nb.bar()\n", "pair");
         assert_eq!(u.unpack, Some(2));
         assert!(u.unpacked_items[1].attrs.contains_key("bar"));
+    }
+
+    #[test]
+    fn a_key_function_s_parameter_is_an_item_of_the_iterable() {
+        let u = usage("top = sorted(records, key=lambda r: r['dept'])\n", "records");
+        assert!(sub(u.element.as_deref().unwrap(), &Key::Str("dept".into())).passed_to.is_empty());
+        // Grouped items: each group holds items of the iterable.
+        let src = "for k, g in itertools.groupby(sorted(rows, key=lambda r: r['d']), key=lambda r: r['d']):\n    total = sum(r['s'] for r in g)\n";
+        let e = usage(src, "rows").element.unwrap();
+        sub(&e, &Key::Str("d".into()));
+        sub(&e, &Key::Str("s".into()));
+    }
+
+    #[test]
+    fn text_parsed_as_a_date_keeps_its_format() {
+        let u = usage("ts = datetime.strptime(stamp, '%Y-%m-%d')\n", "stamp");
+        assert_eq!(u.date_formats, vec!["%Y-%m-%d".to_string()]);
+        let u = usage("ts = datetime.strptime(line[:10], '%Y-%m-%d')\n", "line");
+        assert_eq!(sub(&u, &Key::Slice).date_formats, vec!["%Y-%m-%d".to_string()]);
     }
 
     #[test]
