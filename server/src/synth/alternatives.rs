@@ -81,6 +81,16 @@ fn isinstance_types(tests: &Tests, path: &str) -> Vec<String> {
     out
 }
 
+/// `datetime(2024, 1, 15, ...)` and `date(...)` (through a module or not)
+/// a year earlier and a year later.
+fn other_years(code: &str) -> Vec<String> {
+    static MOMENT: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = MOMENT.get_or_init(|| regex::Regex::new(r"^((?:[\w.]+\.)?(?:datetime|date)\()(\d{4})(,[\d, ]*\))$").unwrap());
+    let Some(c) = re.captures(code) else { return Vec::new() };
+    let Ok(year) = c[2].parse::<i32>() else { return Vec::new() };
+    [year - 1, year + 1].iter().map(|y| format!("{}{y}{}", &c[1], &c[3])).collect()
+}
+
 /// A type test: `isinstance`, or a call of `type` (`type(x) == int`,
 /// `np.dtype(...)`).
 fn tests_types(tests: &Tests) -> bool {
@@ -202,6 +212,13 @@ pub(crate) fn alternatives(b: &Binding, tests: &Tests) -> Vec<Value> {
             a
         }
         Value::None => vec![Value::Int(1)],
+        // A moment, `datetime(2024, 1, 15, 10, 30)`: a year before and after,
+        // so an ordered comparison with another moment goes either way.
+        Value::Expr { code, imports } => {
+            let mut a: Vec<Value> = other_years(code).into_iter().map(|code| Value::Expr { code, imports: imports.clone() }).collect();
+            a.push(Value::None);
+            a
+        }
         // The members the condition reads decide (`obj.code is None`,
         // `obj.ready()`): the same alternatives for each of them.
         Value::Object { class, attrs, methods } => {
@@ -297,6 +314,17 @@ pub(crate) fn alternatives(b: &Binding, tests: &Tests) -> Vec<Value> {
 mod tests {
     use super::*;
     use crate::synth::tested::tests_of;
+
+    #[test]
+    fn a_moment_compared_gets_one_before_and_one_after() {
+        let v = Value::Expr { code: "datetime(2024, 1, 15, 10, 30)".into(), imports: vec![] };
+        let b = Binding::new("cutoff", vec![Candidate::Value(v)]);
+        let alts = alternatives(&b, &tests_of("ts > cutoff", &[]));
+        let codes: Vec<String> = alts.iter().filter_map(|a| if let Value::Expr { code, .. } = a { Some(code.clone()) } else { None }).collect();
+        assert_eq!(codes, vec!["datetime(2023, 1, 15, 10, 30)", "datetime(2025, 1, 15, 10, 30)"]);
+        assert!(alts.contains(&Value::None));
+        assert!(other_years("np.array([1, 2])").is_empty());
+    }
 
     #[test]
     fn abstract_base_classes_get_a_builtin_that_passes_isinstance() {

@@ -30,10 +30,38 @@ pub(super) fn set_env(p: &mut Prefix, name: &str) {
 /// A copy of `prefix` where `name` takes `value` (kept among its candidates).
 pub(super) fn with_candidate(prefix: &Prefix, name: &str, value: Value) -> Prefix {
     let mut p = prefix.clone();
+    let value = spelled_for(prefix, value);
     if let Some(b) = p.binding_mut(name) {
         b.choose(value);
     }
     p
+}
+
+/// `value` spelled through the names `p` binds: a library value written
+/// through its module (`datetime.datetime(2024, 1, 15)`, `import datetime`)
+/// where the prefix binds the module's name to the class of that name
+/// (`from datetime import datetime`) is the class called bare, without an
+/// import that would rebind the name.
+fn spelled_for(p: &Prefix, value: Value) -> Value {
+    let Value::Expr { code, imports } = &value else { return value };
+    let mut code = code.clone();
+    let mut kept = Vec::new();
+    for stmt in imports {
+        let module = stmt.strip_prefix("import ").filter(|m| !m.contains([' ', ',']));
+        let own = module.and_then(|m| p.binding(m)).map(|b| b.current());
+        match (module, own) {
+            (Some(m), Some(Candidate::Import(own))) if own != stmt => {
+                let through = format!("{m}.{m}");
+                let class_of_module = own.trim() == format!("from {m} import {m}");
+                if !class_of_module || !code.starts_with(&through) || code[through.len()..].contains(&format!("{m}.")) {
+                    return value;
+                }
+                code = code[m.len() + 1..].to_string();
+            }
+            _ => kept.push(stmt.clone()),
+        }
+    }
+    Value::Expr { code, imports: kept }
 }
 
 /// The top-level module an import statement imports from.
@@ -58,6 +86,19 @@ pub(super) fn buildable(ctx: &Context, v: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_library_value_is_spelled_through_the_class_the_prefix_imports() {
+        let mut p = Prefix::default();
+        p.bindings.push(Binding::new("datetime", vec![Candidate::Import("from datetime import datetime".into())]));
+        p.bindings.push(Binding::new("cutoff", vec![Candidate::Value(Value::Int(3))]));
+        let v = Value::Expr { code: "datetime.datetime(2024, 1, 15)".into(), imports: vec!["import datetime".into()] };
+        let q = with_candidate(&p, "cutoff", v.clone());
+        assert_eq!(q.binding("cutoff").unwrap().value(), Some(&Value::Expr { code: "datetime(2024, 1, 15)".into(), imports: vec![] }));
+        // Through the module the prefix imports as such, it stays.
+        p.bindings[0] = Binding::new("datetime", vec![Candidate::Import("import datetime".into())]);
+        assert_eq!(with_candidate(&p, "cutoff", v.clone()).binding("cutoff").unwrap().value(), Some(&v));
+    }
 
     #[test]
     fn a_value_is_buildable_with_the_libraries_the_fragment_uses() {

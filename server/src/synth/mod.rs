@@ -12,6 +12,7 @@ mod blocks;
 mod clauses;
 mod cli_args;
 mod dataframe;
+mod date_formats;
 pub mod deterministic;
 mod drivers;
 mod edits;

@@ -22,6 +22,10 @@ pub(super) fn string_for(name: &str, u: &Usage) -> String {
 
 /// A string that suits the name and the usage, its splits aside.
 fn string_by_use(name: &str, u: &Usage) -> String {
+    // Parsed as a date in a format the fragment spells out.
+    if let Some(date) = u.date_formats.iter().find_map(|f| super::date_formats::sample(f)) {
+        return date;
+    }
     if let Some(s) = u.compared.iter().find_map(|(op, l)| match l {
         Literal::Str(s) if op == "==" || op == "in" => Some(s.clone()),
         _ => None,
@@ -239,6 +243,12 @@ pub(super) fn int_for(name: &str, u: &Usage) -> i64 {
 mod tests {
     use super::*;
     use crate::analysis::ArgUse;
+
+    #[test]
+    fn text_parsed_as_a_date_is_a_date_in_that_format() {
+        let u = Usage { date_formats: vec!["%d/%m/%Y".into()], ..Default::default() };
+        assert_eq!(string_for("when", &u), "15/01/2024");
+    }
 
     #[test]
     fn the_ends_of_a_range_and_a_sampling_rate_by_name() {
