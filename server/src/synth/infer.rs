@@ -384,6 +384,14 @@ mod tests {
     use super::*;
     use crate::analysis::{ArgUse, CallShape};
 
+    #[test]
+    fn items_called_on_an_entry_are_a_mapping_s_not_a_series() {
+        let src = "for name, opts in cfg['services'].items():\n    print(name, opts['port'])\n";
+        let a = crate::analysis::analyze(src);
+        let u = &a.free_names.iter().find(|f| f.name == "cfg").unwrap().usage;
+        assert!(matches!(best("cfg", u, 0), Value::Dict(_)), "{:?}", best("cfg", u, 0));
+    }
+
     fn attrs(names: &[&str]) -> Usage {
         let mut u = Usage::default();
         for n in names {

@@ -79,7 +79,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     let series_items = u
         .subscripts
         .iter()
-        .filter(|(k, item)| matches!(k, Key::Str(_)) && item.attrs.keys().any(|a| kind_attrs("series").is_some_and(|s| s.contains(a)) && !kind_attrs("str").is_some_and(|s| s.contains(a)) && !kind_attrs("list").is_some_and(|s| s.contains(a))))
+        .filter(|(k, item)| matches!(k, Key::Str(_)) && item.attrs.keys().any(|a| kind_attrs("series").is_some_and(|s| s.contains(a)) && !["str", "list", "dict"].iter().any(|k| kind_attrs(k).is_some_and(|s| s.contains(a)))))
         .count() as i32;
     if series_items > 0 {
         add(&mut scores, "dataframe", 4 + series_items);

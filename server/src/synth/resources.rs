@@ -17,6 +17,7 @@ mod table;
 mod toml;
 mod xlsx;
 mod xml;
+mod yaml;
 
 use crate::analysis::{Analysis, FileUse};
 use crate::exec::Resource;
@@ -145,7 +146,15 @@ fn shape_of_use(analysis: &Analysis, f: &FileUse) -> Shape {
         .unwrap_or_default();
     // A value loaded without a name is named for what it is. (What a
     // pandas reader loads is `table`, below.)
-    let value = usage.map(|(t, u)| super::infer::best(if f.target.is_some() { t } else { "rows" }, u, 0));
+    let name = |t: &str| if f.target.is_some() { t.to_string() } else { "rows".to_string() };
+    // What a text format's parser returns is made of what the format holds
+    // (mappings, lists, strings, numbers): the first such candidate, never
+    // a DataFrame for `cfg['services'].items()`.
+    let text_format = f.loader.as_deref().and_then(loaded_format).is_some();
+    let value = usage.map(|(t, u)| match text_format {
+        true => super::infer::candidates(&name(t), u).into_iter().find(|v| v.to_json().is_some()).unwrap_or_else(|| super::infer::best(&name(t), u, 0)),
+        false => super::infer::best(&name(t), u, 0),
+    });
     let members = analysis
         .files
         .iter()
@@ -155,7 +164,7 @@ fn shape_of_use(analysis: &Analysis, f: &FileUse) -> Shape {
         .collect();
     let config = analysis.config_reads.iter().find(|c| c.paths.contains(&f.path)).map(|c| c.sections.clone());
     let json_lines = usage.and_then(|(_, u)| json_lines(analysis, u));
-    let matched_line = usage.and_then(|(_, u)| matched_line(analysis, u));
+    let matched_line = usage.and_then(|(_, u)| matched_line(analysis, u).or_else(|| dated_line(u)));
     Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone(), table: table_of(analysis, f), xml, json_lines, matched_line }
 }
 
@@ -163,6 +172,18 @@ fn shape_of_use(analysis: &Analysis, f: &FileUse) -> Shape {
 /// iterated) go to a pattern the fragment compiles (`logpat.match(line)`).
 fn matched_line(analysis: &Analysis, u: &crate::analysis::Usage) -> Option<String> {
     super::regex_sample::subject(analysis, u.element.as_deref()?)
+}
+
+/// A line that starts with a date, when the lines of the loaded file
+/// (`u`, iterated) or their start (`line[:19]`) are parsed with
+/// `strptime` in a format the fragment spells out.
+fn dated_line(u: &crate::analysis::Usage) -> Option<String> {
+    let line = u.element.as_deref()?;
+    let sliced = line.subscripts.iter().filter(|(k, _)| matches!(k, crate::analysis::Key::Slice)).map(|(_, s)| s);
+    let formats = line.date_formats.iter().chain(sliced.flat_map(|s| s.date_formats.iter()));
+    let date = formats.filter_map(|f| super::date_formats::sample(f)).next()?;
+    // A whole line parsed is the date alone; a cut one has text after it.
+    Some(if line.date_formats.is_empty() { format!("{date} first line") } else { date })
 }
 
 /// The JSON parsers of one document in a string.
@@ -466,6 +487,11 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     if let Some(text) = shape.value.as_ref().filter(|_| toml_loaded).and_then(Value::to_json).and_then(|j| toml::document(&j)) {
         return Some(Resource { path: clean.to_string(), content: text.into_bytes() });
     }
+    // And a YAML file (`yaml.safe_load(f)['database']['port']`).
+    let yaml_loaded = lower.ends_with(".yaml") || lower.ends_with(".yml") || shape.loader.as_deref().and_then(loaded_format) == Some("yaml");
+    if let Some(text) = shape.value.as_ref().filter(|_| yaml_loaded).and_then(Value::to_json).and_then(|j| yaml::document(&j)) {
+        return Some(Resource { path: clean.to_string(), content: text.into_bytes() });
+    }
     // Nothing known of what it holds, but its loader parses one format
     // (`json.load(fp)` of a file named by a parameter): a sample of that.
     if let Some(format) = shape.loader.as_deref().and_then(loaded_format).filter(|_| !lower.ends_with(".gz")) {
@@ -630,6 +656,29 @@ pub fn image_file(ext: &str) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_config_file_holds_the_structure_its_loaded_value_is_read_with() {
+        // JSON through a name: a mapping of mappings, never a table.
+        let src = "with open(config_path) as fh:\n    cfg = json.load(fh)\nfor name, opts in cfg['services'].items():\n    print(name, opts['port'])\n";
+        let analysis = crate::analysis::analyze(src);
+        let r = file_through_name(&analysis, "config_path", "config.txt").unwrap();
+        let j: serde_json::Value = serde_json::from_slice(&r.content).unwrap();
+        assert!(j["services"].as_object().unwrap().values().all(|s| s["port"].is_number()), "{j}");
+        // YAML, in block style.
+        let src = "with open('config.yaml') as f:\n    conf = yaml.safe_load(f)\nprint(conf['database']['port'])\n";
+        let analysis = crate::analysis::analyze(src);
+        let r = file_for(&analysis, "config.yaml", "open").unwrap();
+        assert_eq!(String::from_utf8_lossy(&r.content), "database:\n  port: 8080\n");
+    }
+
+    #[test]
+    fn lines_cut_and_parsed_as_dates_start_with_one() {
+        let src = "for line in open(log):\n    ts = datetime.strptime(line[:10], '%Y-%m-%d')\n";
+        let analysis = crate::analysis::analyze(src);
+        let r = file_through_name(&analysis, "log", "log.txt").unwrap();
+        assert!(String::from_utf8_lossy(&r.content).lines().all(|l| l.starts_with("2024-01-15 ")), "{:?}", String::from_utf8_lossy(&r.content));
+    }
 
     #[test]
     fn a_file_read_through_a_name_is_shaped_by_how_it_is_read() {
