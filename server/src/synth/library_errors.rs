@@ -190,7 +190,15 @@ fn array_shapes(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> O
         if !plain {
             continue;
         }
-        let code = if i == 0 { first } else { others };
+        // scikit-learn's own signatures say which is which: what an
+        // estimator's `fit`/`predict` takes first is samples, what `fit`
+        // takes second and what a metric compares are labels.
+        let role = if first == SAMPLES { sklearn_role(&ctx.usage_of(name)) } else { None };
+        let code = match role {
+            Some(code) => code,
+            None if i == 0 => first,
+            None => others,
+        };
         b.choose(Value::Expr {
             code: code.into(),
             imports: vec!["import numpy as np".into()],
@@ -198,6 +206,24 @@ fn array_shapes(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> O
         changed = true;
     }
     changed.then_some(p)
+}
+
+/// Samples or labels, by the scikit-learn parameter a name is passed as:
+/// `X` of an estimator's methods, `y` of `fit`/`score`, `y_true`/`y_pred`
+/// of a metric.
+fn sklearn_role(u: &crate::analysis::Usage) -> Option<&'static str> {
+    const TAKES_X: &[&str] = &["fit", "predict", "predict_proba", "predict_log_proba", "transform", "fit_transform", "fit_predict", "score", "decision_function", "partial_fit"];
+    const TAKES_Y: &[&str] = &["fit", "score", "partial_fit", "fit_transform"];
+    u.passed_to.iter().find_map(|a| {
+        let last = a.callee.rsplit('.').next().unwrap_or(&a.callee);
+        let method = a.callee.contains('.');
+        match a.position {
+            Some(0) if method && TAKES_X.contains(&last) => Some(SAMPLES),
+            Some(1) if method && TAKES_Y.contains(&last) => Some(LABELS),
+            Some(0 | 1) if last.ends_with("_score") || last.ends_with("_error") || last == "confusion_matrix" || last == "classification_report" => Some(LABELS),
+            _ => None,
+        }
+    })
 }
 
 fn missing_table(ctx: &Context, base: &Prefix, e: &ExceptionInfo) -> Option<Prefix> {

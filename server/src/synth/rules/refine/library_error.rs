@@ -49,4 +49,35 @@ mod tests {
             _db.close()
         "#]]);
     }
+
+    #[test]
+    fn samples_and_labels_go_where_scikit_learn_takes_them() {
+        // Written labels first: the metric compares labels, `predict` takes samples.
+        refine_with(&super::LibraryError, "acc = accuracy_score(y_test, model.predict(X_test))\n", |p| {
+            for n in ["y_test", "X_test"] {
+                if let Some(b) = p.binding_mut(n) {
+                    b.choose(crate::synth::value::Value::Int(3));
+                }
+            }
+        }, raised("ValueError", "Expected 2D array, got scalar array instead:", 1), expect![[r#"
+            ## 1
+            import numpy as np
+            from sklearn.metrics import accuracy_score
+
+
+            y_test = np.array([0, 1, 0, 1])
+
+
+            class Model:
+                def predict(self, *args, **kwargs):
+                    return 3
+
+
+            model = Model()
+
+
+            X_test = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 4.0], [4.0, 3.0]])
+        "#]]);
+    }
 }
+
