@@ -179,6 +179,10 @@ pub struct Usage {
     /// `datetime.strptime(s, '%Y-%m-%d')`): the text must be a date so.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub date_formats: Vec<String>,
+    /// Literal patterns the `re` module searches it with (`re.findall(r'\d+',
+    /// text)`): the text must hold a match.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub searched_with: Vec<String>,
     /// How the result of calling it is used (merged over calls).
     pub returns: Option<Box<Usage>>,
     /// Subscripts with the key and how the item is used.

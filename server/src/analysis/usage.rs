@@ -184,6 +184,9 @@ pub fn merge(into: &mut Usage, from: &Usage) {
     for f in &from.date_formats {
         push_unique(&mut into.date_formats, f.clone());
     }
+    for f in &from.searched_with {
+        push_unique(&mut into.searched_with, f.clone());
+    }
     for a in &from.first_int_args {
         push_unique(&mut into.first_int_args, *a);
     }

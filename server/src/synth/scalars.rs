@@ -26,6 +26,10 @@ fn string_by_use(name: &str, u: &Usage) -> String {
     if let Some(date) = u.date_formats.iter().find_map(|f| super::date_formats::sample(f)) {
         return date;
     }
+    // Searched with a pattern the fragment spells out: a text it matches.
+    if let Some(text) = u.searched_with.iter().find_map(|p| super::regex_sample::sample(p)) {
+        return text;
+    }
     if let Some(s) = u.compared.iter().find_map(|(op, l)| match l {
         Literal::Str(s) if op == "==" || op == "in" => Some(s.clone()),
         _ => None,

@@ -332,6 +332,18 @@ impl<'a> Walker<'a> {
                 self.store.with(Some(text), |u| push_unique(&mut u.date_formats, f));
             }
         }
+        // `re.findall(r'(\d{4})-(\d{2})', text)`: the text holds a match.
+        let subject_at = match callee.strip_prefix("re.") {
+            Some("match" | "search" | "fullmatch" | "findall" | "finditer" | "split") => Some(1),
+            Some("sub" | "subn") => Some(2),
+            _ => None,
+        };
+        if let Some(at) = subject_at {
+            let pattern = args.iter().find(|a| !matches!(a.kind(), "keyword_argument" | "list_splat" | "dictionary_splat")).and_then(|a| literal(*a, self.src));
+            if let (Some(Literal::Str(pattern)), Some(Some(text))) = (pattern, positional.get(at)) {
+                self.store.with(Some(text), |u| push_unique(&mut u.searched_with, pattern));
+            }
+        }
         let n = positional.len();
         for (i, p) in positional.iter().enumerate() {
             let effect = match (builtin, str_method) {

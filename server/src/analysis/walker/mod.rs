@@ -800,6 +800,14 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn text_searched_with_a_literal_pattern_keeps_it() {
+        let u = usage("found = re.findall(r'(\\d{4})-(\\d{2})', text)\n", "text");
+        assert_eq!(u.searched_with, vec![r"(\d{4})-(\d{2})".to_string()]);
+        let u = usage("clean = re.sub('[0-9]+', '#', line)\n", "line");
+        assert_eq!(u.searched_with, vec!["[0-9]+".to_string()]);
+    }
+
+    #[test]
     fn text_parsed_as_a_date_keeps_its_format() {
         let u = usage("ts = datetime.strptime(stamp, '%Y-%m-%d')\n", "stamp");
         assert_eq!(u.date_formats, vec!["%Y-%m-%d".to_string()]);
