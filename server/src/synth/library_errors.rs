@@ -235,7 +235,15 @@ fn missing_table(ctx: &Context, base: &Prefix, e: &ExceptionInfo) -> Option<Pref
     if !is_sql_name(table) {
         return None;
     }
-    let database = connected_database(&ctx.analysis.files)?;
+    // The file the fragment connects to, by a literal path or through a
+    // name the prefix gives one (`sqlite3.connect(db_path)`).
+    let through_name = || {
+        ctx.analysis.files_through_names.iter().filter(|(_, f)| f.how == "connect").find_map(|(n, _)| match base.binding(n).and_then(Binding::value) {
+            Some(Value::Str(path)) if usable_database(path) => Some(path.clone()),
+            _ => None,
+        })
+    };
+    let database = connected_database(&ctx.analysis.files).or_else(through_name)?;
     let binding = format!("_database_{table}");
     if base.binding(&binding).is_some() {
         return None;
@@ -291,9 +299,12 @@ fn is_sql_name(s: &str) -> bool {
 /// The file of the fragment's `sqlite3.connect("shop.db")` (not `:memory:`),
 /// from the analysis' literal file uses.
 fn connected_database(files: &[FileUse]) -> Option<String> {
-    files.iter().filter(|f| f.how == "connect").map(|f| f.path.as_str()).find(|path| {
-        !path.is_empty() && !path.starts_with('/') && !path.contains("..") && *path != ":memory:" && !path.starts_with("file:")
-    }).map(str::to_string)
+    files.iter().filter(|f| f.how == "connect").map(|f| f.path.as_str()).find(|path| usable_database(path)).map(str::to_string)
+}
+
+/// A database file the prefix may create: relative, in the run's folder.
+fn usable_database(path: &str) -> bool {
+    !path.is_empty() && !path.starts_with('/') && !path.contains("..") && path != ":memory:" && !path.starts_with("file:")
 }
 
 /// The columns the fragment's SQL names for `table`: an `INSERT INTO t (a,

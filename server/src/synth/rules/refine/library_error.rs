@@ -79,5 +79,23 @@ mod tests {
             X_test = np.array([[1.0, 2.0], [2.0, 1.0], [3.0, 4.0], [4.0, 3.0]])
         "#]]);
     }
+
+    #[test]
+    fn a_missing_table_is_created_in_a_database_named_through_a_name() {
+        refine(&super::LibraryError, "import sqlite3\nconn = sqlite3.connect(db_path)\nrows = conn.execute('SELECT name FROM users').fetchall()\n", raised("sqlite3.OperationalError", r#"no such table: users"#, 3), expect![[r#"
+            ## 1
+            import sqlite3
+
+
+            db_path = 'db.txt'
+
+
+            # The database the fragment queries, with the table and the columns its SQL names.
+            with sqlite3.connect('db.txt') as _db:
+                _db.execute('CREATE TABLE IF NOT EXISTS users (name)')
+                _db.executemany('INSERT INTO users VALUES (?)', [('name 1',), ('name 2',), ('name 3',)])
+            _db.close()
+        "#]]);
+    }
 }
 
