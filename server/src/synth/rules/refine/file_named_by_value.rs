@@ -2,6 +2,7 @@
 //! that the failing line reads; that file is created.
 
 use crate::synth::prefix::Binding;
+use crate::synth::resources;
 use crate::synth::value::Value;
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
@@ -19,14 +20,25 @@ impl Rule for FileNamedByValue {
     fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
         t.failure().is_some_and(|fail| fail.is("FileNotFoundError") && fail.error.path.is_none())
     }
-    fn propose(&self, _ctx: &Context, t: &Trigger) -> Vec<Prefix> {
+    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(fail) = t.failure() else { return Vec::new() };
-        // The path is in a synthesised string the line reads.
+        // The path is in a synthesised string the line reads; the file is
+        // shaped by how the fragment reads it through that name
+        // (`np.loadtxt(fname, delimiter=',')`: numbers, comma-separated).
         let paths = fail.names_on_line.iter().filter_map(|n| match fail.base.binding(n).and_then(Binding::value) {
-            Some(Value::Str(path)) => Some(path),
+            Some(Value::Str(path)) => Some((n, path)),
             _ => None,
         });
-        paths.filter_map(|path| fail.with_file(path, "open")).collect()
+        paths
+            .filter_map(|(n, path)| match resources::file_through_name(ctx.analysis, n, path) {
+                Some(r) => {
+                    let mut p = fail.base.clone();
+                    p.add_resource(r);
+                    Some(p)
+                }
+                None => fail.with_file(path, "open"),
+            })
+            .collect()
     }
 }
 
@@ -41,6 +53,15 @@ mod tests {
             ## 1
             config_path = 'config.txt'
             -- file config.txt --
+        "#]]);
+    }
+
+    #[test]
+    fn a_file_read_through_the_name_is_shaped_by_that_read() {
+        refine(&super::FileNamedByValue, "import numpy as np\narr = np.loadtxt(fname, delimiter=',')\n", raised("FileNotFoundError", "data.txt not found.", 2), expect![[r#"
+            ## 1
+            fname = 'data.txt'
+            -- file data.txt --
         "#]]);
     }
 }
