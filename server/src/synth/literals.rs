@@ -53,6 +53,14 @@ pub(super) fn glob_patterns(fragment: &str) -> Vec<String> {
     distinct(values, |part| part.starts_with("*.") && part.len() < 12)
 }
 
+/// File suffixes the fragment names (`f.endswith('.log')`, `('.txt',
+/// '.pdf')`), as the glob patterns of files that have them (`*.log`).
+pub(super) fn suffix_patterns(fragment: &str) -> Vec<String> {
+    let values = string_literals(fragment).into_iter().map(|l| l.value);
+    let suffix = |s: &str| s.len() >= 2 && s.len() <= 6 && s.starts_with('.') && s[1..].chars().all(|c| c.is_ascii_alphanumeric());
+    distinct(values, suffix).into_iter().map(|s| format!("*{s}")).collect()
+}
+
 /// String literals of a line that look like relative paths (`"out/data"`,
 /// `'report.csv'`): no spaces, no absolute or parent paths.
 pub(super) fn path_literals(line: &str) -> Vec<String> {

@@ -5,7 +5,7 @@
 //! matching the glob patterns it names. Paths may go up (`../data/x.csv`):
 //! the run directory is nested for them (`exec::run_dir`).
 
-use crate::synth::literals::glob_patterns;
+use crate::synth::literals::{glob_patterns, suffix_patterns};
 use crate::synth::prefix::Prefix;
 use crate::synth::resources::{directory_for, file_for, file_matching};
 use crate::synth::rules::{Rule, Stage, Trigger};
@@ -44,9 +44,23 @@ impl Rule for ReadFiles {
                 p.add_resource(r);
             }
         }
+        // A folder the fragment walks or lists through a name (`os.walk(base)`,
+        // which the prefix gives the run's own folder): it holds files
+        // with the suffixes the fragment looks for, one level down too.
+        let lists = |f: &&crate::analysis::FreeName| f.usage.passed_to.iter().any(|a| LISTS_A_FOLDER.contains(&a.callee.as_str()) && a.position == Some(0));
+        if ctx.analysis.free_names.iter().any(|f| lists(&f)) {
+            let mut wanted = patterns.clone();
+            wanted.extend(suffix_patterns(ctx.fragment));
+            for r in directory_for(".", &wanted) {
+                p.add_resource(r);
+            }
+        }
         vec![p]
     }
 }
+
+/// Functions that list the folder they are given.
+const LISTS_A_FOLDER: &[&str] = &["os.walk", "os.listdir", "os.scandir", "walk", "listdir", "scandir"];
 
 #[cfg(test)]
 mod tests {
@@ -58,6 +72,15 @@ mod tests {
         initial(&super::ReadFiles, "with open('notes.txt') as f:\n    print(f.read())\n", expect![[r#"
             ## 1
             -- file notes.txt --
+        "#]]);
+    }
+
+    #[test]
+    fn a_folder_walked_through_a_name_holds_files_with_the_suffixes_looked_for() {
+        initial(&super::ReadFiles, "import os\nfor root, dirs, files in os.walk(base):\n    for f in files:\n        if f.endswith('.log'):\n            print(os.path.join(root, f))\n", expect![[r#"
+            ## 1
+            -- file example.log --
+            -- file nested/example.log --
         "#]]);
     }
 
