@@ -127,6 +127,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &WebDriver,
         &CliDriver,
         &ScriptArguments,
+        &ArgparseArguments,
         &Driver,
         &IsinstanceBases,
         &SuperHost,

@@ -1,6 +1,7 @@
 //! Rules that build the first prefix from static facts, in order: each
 //! adds its part to what the ones before made.
 
+mod argparse_arguments;
 mod cli_driver;
 mod context_globals;
 mod script_arguments;
@@ -17,6 +18,7 @@ mod super_host;
 mod web_driver;
 mod xml_documents;
 
+pub use argparse_arguments::ArgparseArguments;
 pub use cli_driver::CliDriver;
 pub use context_globals::ContextGlobals;
 pub use script_arguments::ScriptArguments;
