@@ -277,6 +277,22 @@ fn a_model_the_fragment_queries_is_a_real_declarative_class() {
 }
 
 #[test]
+fn common_tasks_run_whole_with_real_data() {
+    // Fragments of everyday tasks written from their semantics (a config
+    // read through a name, a log parsed by date, records grouped by a key
+    // function, a declared command line, a database or a folder named by
+    // a variable, text searched with a pattern): each runs to the end with
+    // every statement and no placeholder, the data shaped by its use.
+    for entry in std::fs::read_dir(repo().join("tests/fixtures/unseen")).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(j) = fix_installed(&path) else { return };
+        assert_eq!(j["status"], "completed", "{}: {}", path.display(), j["error"]);
+        assert_eq!(j["coverage"]["ratio"], 1.0, "{}: {}", path.display(), j["prefix"]);
+        assert!(j["names"].as_array().unwrap().iter().all(|n| n["stub"] == false && n["kind"] != "stand-in" && n["kind"] != "placeholder"), "{}: {}", path.display(), j["names"]);
+    }
+}
+
+#[test]
 fn every_library_fixture_binds_libraries_by_import_only() {
     // The invariant (checked by `assert_contract` on every report) over each
     // library family's fixture, new ones included.

@@ -4,7 +4,8 @@
 //! would type, as `sys.argv[1:] = [...]` (`Prefix::argv`): a value for each
 //! positional argument and each option declared `required=True`, of the
 //! declared `type` (a number for `type=int`), else text its name suggests,
-//! and the first of its `choices`. Optional ones keep their defaults.
+//! and the first of its `choices`. Optional ones keep their defaults; a
+//! parser with subcommands is left alone.
 
 use crate::analysis::tokens::{identifiers, line_string_literals};
 use crate::analysis::Usage;
@@ -24,8 +25,10 @@ impl Rule for ArgparseArguments {
         Stage::Initial
     }
     fn applies(&self, ctx: &Context, _t: &Trigger) -> bool {
-        // Parsed from the real command line: `parse_args()` with nothing passed.
-        ctx.fragment.contains(".add_argument(") && ctx.fragment.contains(".parse_args()")
+        // Parsed from the real command line: `parse_args()` with nothing
+        // passed. Arguments of subcommands follow the command's name, which
+        // this does not choose.
+        ctx.fragment.contains(".add_argument(") && ctx.fragment.contains(".parse_args()") && !ctx.fragment.contains(".add_subparsers(")
     }
     fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
         let Some(so_far) = t.so_far() else { return Vec::new() };
