@@ -149,7 +149,11 @@ fn build(kind: &str, name: &str, u: &Usage, depth: usize) -> Value {
         "list" | "set" => {
             let el_usage = merged_items(u);
             let el_name = singular(name);
-            let items: Vec<Value> = if has_evidence(&el_usage) || !is_command(u) {
+            let items: Vec<Value> = if !has_evidence(&el_usage) && passed_as(u, "pairs") {
+                // Edges of a graph (`G.add_edges_from(edges)`): pairs of
+                // nodes, joined into a path 1-2-3-4.
+                (1..=3).map(|i| Value::Tuple(vec![Value::Int(i), Value::Int(i + 1)])).collect()
+            } else if has_evidence(&el_usage) || !is_command(u) {
                 // `'x' in items` is true of a collection that holds it: its
                 // items are of the literal's type, the literal first.
                 let held = if has_evidence(&el_usage) { None } else { u.contains.iter().find_map(literal_value) };

@@ -18,6 +18,8 @@
 //!   buffer of 7276172704 bytes`): binary data made of text holds counts
 //!   and lengths read as huge numbers; a zeroed buffer (`bytes(64)`) makes
 //!   each count zero, so the slices the fragment derives from them agree.
+//! - Pillow saves in the format the extension names (`unknown file
+//!   extension: .txt`): the path the prefix made is a `.png`.
 
 use super::lexical::identifiers;
 use super::prefix::{Binding, Candidate, Prefix};
@@ -49,7 +51,36 @@ pub fn refinements(
     if let Some(p) = zeroed_buffer(base, e) {
         out.push(p);
     }
+    if let Some(p) = line.and_then(|l| image_extension(ctx, base, e, l)) {
+        out.push(p);
+    }
     out
+}
+
+/// Pillow saves in the format a file's extension names (`unknown file
+/// extension: .txt`): a path the prefix made on the line becomes a PNG's.
+fn image_extension(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> Option<Prefix> {
+    let ext = e.message.strip_prefix("unknown file extension:")?.trim();
+    let mut p = base.clone();
+    let mut changed = false;
+    for name in identifiers(ctx.line_text(line)) {
+        let Some(b) = p.binding_mut(&name) else { continue };
+        let png = match b.value() {
+            Some(Value::Str(path)) => {
+                let stem = if ext.is_empty() { path.as_str() } else { path.strip_suffix(ext).unwrap_or(path) };
+                if stem.is_empty() || stem.contains('.') && ext.is_empty() {
+                    continue;
+                }
+                format!("{stem}.png")
+            }
+            // A number where the path goes (`img.save(dst)`, `dst = 3`).
+            Some(Value::Int(_) | Value::Float(_)) if ext.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => format!("{name}.png"),
+            _ => continue,
+        };
+        b.choose(Value::Str(png));
+        changed = true;
+    }
+    changed.then_some(p)
 }
 
 /// The bytes values the prefix made, zeroed, when `struct` found a buffer

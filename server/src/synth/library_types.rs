@@ -261,6 +261,18 @@ fn imported_module(stmt: &str) -> &str {
 /// or called; never a submodule; a constant only when named
 /// like one (`BICUBIC`, never `e` or `pi`, which are as likely the
 /// fragment's own numbers).
+/// Whether a value is passed where a function goes: to a parameter
+/// `data/callee_kinds.txt` says is called (`key`, `map`'s first), or by
+/// a keyword that names a function.
+fn passed_as_function(usage: &Usage) -> bool {
+    usage.passed_to.iter().any(|a| {
+        let kind = super::knowledge::argument_kind(&a.callee, a.position, a.keyword.as_deref());
+        matches!(kind, Some("key-function" | "called"))
+            || matches!(a.callee.as_str(), "map" | "filter" | "functools.partial" | "partial") && a.position == Some(0)
+            || a.keyword.as_deref().is_some_and(|k| ["key", "func", "function", "callback", "target", "default", "hook"].contains(&k))
+    })
+}
+
 pub fn exported_import(ctx: &Context, name: &str, usage: &Usage) -> Option<String> {
     if name.len() < 2 || name.starts_with('_') {
         return None;
@@ -268,7 +280,10 @@ pub fn exported_import(ctx: &Context, name: &str, usage: &Usage) -> Option<Strin
     let called = !usage.calls.is_empty();
     let fits = |kind: ExportKind| match kind {
         ExportKind::Class => true,
-        ExportKind::Function => called || !usage.passed_to.is_empty(),
+        // Passed, not called: a callback (`map(sqrt, xs)`, `key=itemgetter`),
+        // or a compound name; a one-word one passed as data is as often the
+        // fragment's own (`G.add_edges_from(edges)` beside networkx's `edges`).
+        ExportKind::Function => called || !usage.passed_to.is_empty() && (name.contains('_') || passed_as_function(usage)),
         ExportKind::Object => called || !usage.attrs.is_empty(),
         // A submodule's name is most often the fragment's own object
         // (`flask.app` is a module, `@app.route` an application); not a
@@ -471,6 +486,13 @@ mod tests {
         // Only libraries the fragment uses count: flask is not imported here.
         with_ctx("print(request.method)\n", |ctx| {
             assert_eq!(exported_import(ctx, "request", &ctx.usage_of("request")), None);
+        });
+        // A one-word function of the library passed as data is the fragment's
+        // own (`edges`); one called, or passed where a function goes, is the library's.
+        with_ctx("import networkx as nx\nG = nx.Graph()\nG.add_edges_from(edges)\nprint(sorted(G, key=degree), density(G))\n", |ctx| {
+            assert_eq!(exported_import(ctx, "edges", &ctx.usage_of("edges")), None);
+            assert_eq!(exported_import(ctx, "degree", &ctx.usage_of("degree")).as_deref(), Some("from networkx import degree"));
+            assert_eq!(exported_import(ctx, "density", &ctx.usage_of("density")).as_deref(), Some("from networkx import density"));
         });
     }
 

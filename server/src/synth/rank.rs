@@ -190,7 +190,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
         if let Some(wanted) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             let k = match wanted {
                 "path" | "xml-path" | "image-path" | "dir" | "url" | "database-url" | "html" | "json-str" | "xml-str" | "date-str" | "ip-str" | "cidr-str" | "int-str" | "float-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" | "open-mode" => "str",
-                "number-list" | "iterable" | "command" | "records" => "list",
+                "number-list" | "iterable" | "command" | "records" | "pairs" => "list",
                 // `len` fits strings, lists and dicts alike: `u.len` scores it.
                 "sized" => continue,
                 "type" => "class",

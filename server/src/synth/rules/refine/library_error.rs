@@ -97,5 +97,17 @@ mod tests {
             _db.close()
         "#]]);
     }
+
+    #[test]
+    fn pillow_saves_to_a_path_with_an_image_extension() {
+        refine_with(&super::LibraryError, "from PIL import Image\nimg = Image.new('RGB', (4, 4))\nimg.save(out_path)\n", |p| {
+            if let Some(b) = p.binding_mut("out_path") {
+                b.choose(crate::synth::value::Value::Str("out.txt".into()));
+            }
+        }, raised("ValueError", "unknown file extension: .txt", 3), expect![[r#"
+            ## 1
+            out_path = 'out.png'
+        "#]]);
+    }
 }
 
