@@ -157,7 +157,9 @@ fn assert_no_faked_library(j: &Value) {
         let name = n["name"].as_str().unwrap();
         assert!(!library.contains(name) || n["kind"] == "import", "{name} is a library name bound by a {}:\n{}", n["kind"], j["prefix"]);
     }
-    const TRANSPORT: &[&str] = &["requests.adapters.HTTPAdapter.send"];
+    // The declared transport (`synth/offline.rs`, `PATCHES`), written out
+    // here so a new patch point needs a test's agreement too.
+    const TRANSPORT: &[&str] = &["requests.adapters.HTTPAdapter.send", "httpx.HTTPTransport.handle_request", "httpx.AsyncHTTPTransport.handle_async_request", "aiohttp.TCPConnector._create_connection"];
     for prefix in std::iter::once(j).chain(j["variants"].as_array().unwrap()).map(|v| v["prefix"].as_str().unwrap()) {
         let imported: Vec<String> = prefix.lines().filter(|l| l.starts_with("import ") || l.starts_with("from ")).flat_map(bound_by_import).collect();
         for line in prefix.lines() {
@@ -274,6 +276,16 @@ fn a_model_the_fragment_queries_is_a_real_declarative_class() {
     assert_eq!(kind_of(&names, "Book"), Some("class"), "{names:?}");
     assert_eq!(j["status"], "completed", "{j}");
     assert!(j["stdout"].as_str().unwrap().contains("Dune"), "{j}");
+}
+
+#[test]
+fn an_aiohttp_fetch_is_answered_by_the_declared_transport() {
+    let Some((j, names)) = library_fixture("aiohttp_fetch.py") else { return };
+    assert_eq!(kind_of(&names, "_offline_aiohttp"), Some("transport"), "{names:?}");
+    // aiohttp stays the fragment's own import: nothing binds it otherwise.
+    assert_eq!(kind_of(&names, "aiohttp"), None, "{names:?}");
+    assert_eq!(j["status"], "completed", "{j}");
+    assert!(j["stdout"].as_str().unwrap().contains("200"), "{j}");
 }
 
 #[test]

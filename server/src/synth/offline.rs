@@ -21,6 +21,9 @@ pub const NETWORK_ERRORS: &[&str] = &[
     "MaxRetryError",
     "NewConnectionError",
     "HTTPError",
+    // aiohttp's: a host that does not resolve, a connection refused.
+    "ClientConnectorDNSError",
+    "ClientConnectorError",
 ];
 
 /// The library attributes the transport assigns: the only assignments to
@@ -29,13 +32,15 @@ pub const PATCHES: &[&str] = &[
     "requests.adapters.HTTPAdapter.send",
     "httpx.HTTPTransport.handle_request",
     "httpx.AsyncHTTPTransport.handle_async_request",
+    "aiohttp.TCPConnector._create_connection",
 ];
 
 /// Names of the transport's bindings.
 const REQUESTS_BINDING: &str = "_offline_send";
 const URLLIB_BINDING: &str = "_offline_opener";
 const HTTPX_BINDING: &str = "_offline_httpx";
-const BINDINGS: [&str; 3] = [REQUESTS_BINDING, URLLIB_BINDING, HTTPX_BINDING];
+const AIOHTTP_BINDING: &str = "_offline_aiohttp";
+const BINDINGS: [&str; 4] = [REQUESTS_BINDING, URLLIB_BINDING, HTTPX_BINDING, AIOHTTP_BINDING];
 
 /// Whether `name` is a binding of the declared transport.
 pub fn is_transport(name: &str) -> bool {
@@ -82,6 +87,17 @@ pub fn add_offline_network(ctx: &Context, p: &mut Prefix) -> bool {
             vec![Candidate::Value(Value::Code {
                 source: OFFLINE_HTTPX.replace("{STATUS}", &status.to_string()).replace("{TYPE}", page.content_type()).replace("{BODY}", &page.body),
                 imports: vec!["import httpx".into()],
+            })],
+        ));
+        added = true;
+    }
+    if modules.iter().any(|m| m.split('.').next() == Some("aiohttp")) || p.binding("aiohttp").is_some() {
+        let phrase = http::StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("OK");
+        p.bindings.push(Binding::new(
+            AIOHTTP_BINDING,
+            vec![Candidate::Value(Value::Code {
+                source: OFFLINE_AIOHTTP.replace("{STATUS}", &status.to_string()).replace("{REASON}", phrase).replace("{TYPE}", page.content_type()).replace("{BODY}", &page.body),
+                imports: vec!["import asyncio".into(), "import aiohttp".into(), "import aiohttp.client_proto".into()],
             })],
         ));
         added = true;
@@ -241,6 +257,73 @@ async def _offline_httpx_async(self, request):
 httpx.HTTPTransport.handle_request = _offline_httpx
 httpx.AsyncHTTPTransport.handle_async_request = _offline_httpx_async";
 
+/// `aiohttp`: the connector's one way to a connection answers with a
+/// transport that feeds aiohttp's own response parser the local bytes once
+/// the request's head is written; everything above it (the session, the
+/// request writer, `ClientResponse.json()`) is aiohttp's.
+const OFFLINE_AIOHTTP: &str = "# Offline network: aiohttp's connector answers every request with this local response.
+class _OfflineAioTransport(asyncio.Transport):
+    def __init__(self, protocol, answer):
+        super().__init__()
+        self._protocol = protocol
+        self._answer = answer
+        self._sent = b''
+        self._answered = False
+        self._closing = False
+
+    def write(self, data):
+        self._sent += bytes(data)
+        if b'\\r\\n\\r\\n' in self._sent and not self._answered:
+            self._answered = True
+            asyncio.get_running_loop().call_soon(self._protocol.data_received, self._answer)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def is_closing(self):
+        return self._closing
+
+    def close(self):
+        if not self._closing:
+            self._closing = True
+            asyncio.get_running_loop().call_soon(self._protocol.connection_lost, None)
+
+    def abort(self):
+        self.close()
+
+    def get_extra_info(self, name, default=None):
+        return default
+
+    def can_write_eof(self):
+        return False
+
+    def get_write_buffer_size(self):
+        return 0
+
+    def set_write_buffer_limits(self, high=None, low=None):
+        pass
+
+    def pause_reading(self):
+        pass
+
+    def resume_reading(self):
+        pass
+
+    def is_reading(self):
+        return True
+
+
+async def _offline_aiohttp(self, req, traces, timeout):
+    body = {BODY}
+    head = b'HTTP/1.1 {STATUS} {REASON}\\r\\nContent-Type: {TYPE}\\r\\nContent-Length: %d\\r\\nConnection: close\\r\\n\\r\\n' % len(body)
+    protocol = aiohttp.client_proto.ResponseHandler(asyncio.get_running_loop())
+    protocol.connection_made(_OfflineAioTransport(protocol, head + body))
+    return protocol
+
+
+aiohttp.TCPConnector._create_connection = _offline_aiohttp";
+
 /// `urllib`: an opener whose first handler answers `http` and `https` with
 /// a real `http.client.HTTPResponse` read from local bytes, installed with
 /// `urllib.request.install_opener` (its documented hook).
@@ -277,7 +360,7 @@ mod tests {
 
     #[test]
     fn the_transport_assigns_only_what_it_declares() {
-        for source in [OFFLINE_REQUESTS, OFFLINE_URLLIB, OFFLINE_HTTPX] {
+        for source in [OFFLINE_REQUESTS, OFFLINE_URLLIB, OFFLINE_HTTPX, OFFLINE_AIOHTTP] {
             for line in source
                 .lines()
                 .filter(|l| !l.starts_with(' ') && !l.starts_with('#'))
@@ -331,6 +414,19 @@ print(t.findall('.//a'))
                 assert!(page.body.contains(r#""items":[{"id":"#) || page.body.contains(r#""token":""#), "{}", page.body);
             });
         }
+    }
+
+    #[test]
+    fn an_aiohttp_fragment_gets_the_connector_transport() {
+        let src = "import aiohttp\nasync def main(u):\n    async with aiohttp.ClientSession() as s:\n        async with s.get(u) as r:\n            print((await r.json())['id'])\n";
+        crate::synth::rules::check::with_ctx(src, |ctx| {
+            let mut p = Prefix::default();
+            assert!(add_offline_network(ctx, &mut p));
+            let b = p.binding(AIOHTTP_BINDING).expect("the aiohttp transport");
+            let Some(Value::Code { source, .. }) = b.value() else { panic!() };
+            assert!(source.contains("aiohttp.TCPConnector._create_connection = _offline_aiohttp") && source.contains("HTTP/1.1 200 OK"), "{source}");
+            assert!(p.binding(URLLIB_BINDING).is_none());
+        });
     }
 
     #[test]
