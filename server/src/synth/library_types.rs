@@ -253,14 +253,6 @@ fn imported_module(stmt: &str) -> &str {
     rest.split_whitespace().next().unwrap_or("").trim_end_matches(',')
 }
 
-/// The import of a name the fragment uses bare that a module it imports
-/// exports (`request.method` where the fragment has `from flask import
-/// Flask`: `from flask import request`): snippets often cut their import
-/// line short. A class is always taken; a function when the name is
-/// called or passed on; another object when it is used through attributes
-/// or called; never a submodule; a constant only when named
-/// like one (`BICUBIC`, never `e` or `pi`, which are as likely the
-/// fragment's own numbers).
 /// Whether a value is passed where a function goes: to a parameter
 /// `data/callee_kinds.txt` says is called (`key`, `map`'s first), or by
 /// a keyword that names a function.
@@ -273,6 +265,14 @@ fn passed_as_function(usage: &Usage) -> bool {
     })
 }
 
+/// The import of a name the fragment uses bare that a module it imports
+/// exports (`request.method` where the fragment has `from flask import
+/// Flask`: `from flask import request`): snippets often cut their import
+/// line short. A class is always taken; a function when the name is
+/// called or passed on; another object when it is used through attributes
+/// or called; never a submodule; a constant only when named
+/// like one (`BICUBIC`, never `e` or `pi`, which are as likely the
+/// fragment's own numbers).
 pub fn exported_import(ctx: &Context, name: &str, usage: &Usage) -> Option<String> {
     if name.len() < 2 || name.starts_with('_') {
         return None;

@@ -483,13 +483,13 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
         return Some(Resource { path: clean.to_string(), content: format!("{line}\n{line}\n").into_bytes() });
     }
     // So does a TOML file (`tomllib.load(f)['project']['version']`).
-    let toml_loaded = lower.ends_with(".toml") || shape.loader.as_deref().and_then(loaded_format) == Some("toml");
-    if let Some(text) = shape.value.as_ref().filter(|_| toml_loaded).and_then(Value::to_json).and_then(|j| toml::document(&j)) {
+    // A file in a text format, by its name or by the loader that parses it.
+    let loaded_as = |format: &str, exts: &[&str]| exts.iter().any(|e| lower.ends_with(e)) || shape.loader.as_deref().and_then(loaded_format) == Some(format);
+    if let Some(text) = shape.value.as_ref().filter(|_| loaded_as("toml", &[".toml"])).and_then(Value::to_json).and_then(|j| toml::document(&j)) {
         return Some(Resource { path: clean.to_string(), content: text.into_bytes() });
     }
     // And a YAML file (`yaml.safe_load(f)['database']['port']`).
-    let yaml_loaded = lower.ends_with(".yaml") || lower.ends_with(".yml") || shape.loader.as_deref().and_then(loaded_format) == Some("yaml");
-    if let Some(text) = shape.value.as_ref().filter(|_| yaml_loaded).and_then(Value::to_json).and_then(|j| yaml::document(&j)) {
+    if let Some(text) = shape.value.as_ref().filter(|_| loaded_as("yaml", &[".yaml", ".yml"])).and_then(Value::to_json).and_then(|j| yaml::document(&j)) {
         return Some(Resource { path: clean.to_string(), content: text.into_bytes() });
     }
     // Nothing known of what it holds, but its loader parses one format

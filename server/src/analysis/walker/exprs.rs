@@ -240,8 +240,8 @@ impl<'a> Walker<'a> {
         };
         // `max(a, b)`, `min(a, b, c)`: the values are compared with one
         // another, not an iterable of them as `max(values)` takes.
-        let positionals = args.iter().filter(|a| !matches!(a.kind(), "keyword_argument" | "list_splat" | "dictionary_splat")).count();
-        let compares_args = matches!(builtin, Some("max" | "min")) && positionals >= 2;
+        let positional_nodes: Vec<Node> = args.iter().copied().filter(|a| !matches!(a.kind(), "keyword_argument" | "list_splat" | "dictionary_splat")).collect();
+        let compares_args = matches!(builtin, Some("max" | "min")) && positional_nodes.len() >= 2;
         for &a in &args {
             match a.kind() {
                 "keyword_argument" => {
@@ -327,7 +327,7 @@ impl<'a> Walker<'a> {
         }
         // `strptime(text, '%Y-%m-%d')`: the text is a date in that format.
         if callee.rsplit('.').next() == Some("strptime") {
-            let format = args.iter().filter(|a| !matches!(a.kind(), "keyword_argument" | "list_splat" | "dictionary_splat")).nth(1).and_then(|a| literal(*a, self.src));
+            let format = positional_nodes.get(1).and_then(|a| literal(*a, self.src));
             if let (Some(Literal::Str(f)), Some(Some(text))) = (format, positional.first()) {
                 self.store.with(Some(text), |u| push_unique(&mut u.date_formats, f));
             }
@@ -339,7 +339,7 @@ impl<'a> Walker<'a> {
             _ => None,
         };
         if let Some(at) = subject_at {
-            let pattern = args.iter().find(|a| !matches!(a.kind(), "keyword_argument" | "list_splat" | "dictionary_splat")).and_then(|a| literal(*a, self.src));
+            let pattern = positional_nodes.first().and_then(|a| literal(*a, self.src));
             if let (Some(Literal::Str(pattern)), Some(Some(text))) = (pattern, positional.get(at)) {
                 self.store.with(Some(text), |u| push_unique(&mut u.searched_with, pattern));
             }

@@ -10,6 +10,7 @@ use crate::synth::edits::add_import;
 use crate::synth::infer;
 use crate::synth::isinstance::isinstance_calls;
 use crate::synth::knowledge;
+use crate::synth::library_names::import_binding;
 use crate::synth::library_types;
 use crate::synth::prefix::{names_bound_by_import, Binding, Candidate};
 use crate::synth::type_wants;
@@ -96,10 +97,11 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         let required: Vec<String> = required_params.iter().map(|x| arg(&x.name, &x.usage, &f.name)).collect();
         let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage, &f.name)).collect();
         let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
+        let tests = body_tests(&lines, f);
         // A real instance of another type of a library the body tests
         // against comes before any hand-written argument.
         let mut calls = Vec::new();
-        for (args, expr, imports) in other_library_types(ctx, &lines, f, &names, &all) {
+        for (args, expr, imports) in other_library_types(ctx, &tests, f, &names, &all) {
             needs.borrow_mut().push((expr, imports));
             calls.push(args);
         }
@@ -115,7 +117,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
                 calls.push(args);
             }
         }
-        calls.extend(typed_calls(ctx, &lines, f, &names, &all));
+        calls.extend(typed_calls(ctx, &tests, &names, &all));
         for args in calls {
             out.push(call(&f.name, &args, &spelled(&params, &required_params, &args)));
         }
@@ -131,7 +133,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
             let required: Vec<String> = required_params.iter().map(|x| arg(&x.name, &x.usage, &m.name)).collect();
             let all: Vec<String> = params.iter().map(|x| arg(&x.name, &x.usage, &m.name)).collect();
             let names: Vec<&str> = params.iter().map(|x| x.name.as_str()).collect();
-            let typed = typed_calls(ctx, &lines, m, &names, &all);
+            let typed = typed_calls(ctx, &body_tests(&lines, m), &names, &all);
             for args in [required, all].into_iter().chain(typed) {
                 out.push(call(&format!("{instance}.{}", m.name), &args, &spelled(&params, &required_params, &args)));
             }
@@ -151,17 +153,16 @@ fn spelled(params: &[&crate::analysis::Param], required: &[&crate::analysis::Par
     aligned.iter().zip(args).map(|(p, a)| keyword(p, a.clone())).collect()
 }
 
-/// Calls of the def at `line` with every argument (`all`, one per name
-/// of `params`), one more per `isinstance(param, T)` in its body, where
+/// Calls of a def with every argument (`all`, one per name of `params`),
+/// one more per `isinstance(param, T)` among its body's `tests`, where
 /// that parameter takes a value of type T. Library types are spelled
 /// through the fragment's own import of their module.
-fn typed_calls(ctx: &Context, lines: &[&str], f: &FunctionDef, params: &[&str], all: &[String]) -> Vec<Vec<String>> {
-    let Some(body) = lines.get(f.line as usize - 1..(f.end_line as usize).min(lines.len())) else { return Vec::new() };
+fn typed_calls(ctx: &Context, tests: &[(String, Vec<String>)], params: &[&str], all: &[String]) -> Vec<Vec<String>> {
     let mut out: Vec<Vec<String>> = Vec::new();
-    for (path, types) in isinstance_calls(&body.join("\n")) {
+    for (path, types) in tests {
         let Some(i) = params.iter().position(|p| *p == path) else { continue };
         for ty in types {
-            let Some(expr) = instance_expr(ctx, &path, &ty) else { continue };
+            let Some(expr) = instance_expr(ctx, path, ty) else { continue };
             let mut args = all.to_vec();
             args[i] = expr;
             if !out.contains(&args) {
@@ -172,18 +173,17 @@ fn typed_calls(ctx: &Context, lines: &[&str], f: &FunctionDef, params: &[&str], 
     out
 }
 
-/// Calls of the def at `line` with every argument (`all`), one more per
-/// `isinstance(param, T)` against library types in its body, where that
+/// Calls of the def `f` with every argument (`all`), one more per
+/// `isinstance(param, T)` against library types among its body's `tests`, where that
 /// parameter takes an instance of another type of the library with every
 /// member the body uses it with: the test's other arm (`pd.Series` where
 /// `pd.DataFrame` is tested and both arms call `memory_usage`). With the
 /// expression and the imports it needs.
-fn other_library_types(ctx: &Context, lines: &[&str], f: &FunctionDef, params: &[&str], all: &[String]) -> Vec<(Vec<String>, String, Vec<String>)> {
-    let Some(body) = lines.get(f.line as usize - 1..(f.end_line as usize).min(lines.len())) else { return Vec::new() };
+fn other_library_types(ctx: &Context, tests: &[(String, Vec<String>)], f: &FunctionDef, params: &[&str], all: &[String]) -> Vec<(Vec<String>, String, Vec<String>)> {
     let mut out: Vec<(Vec<String>, String, Vec<String>)> = Vec::new();
-    for (path, types) in isinstance_calls(&body.join("\n")) {
-        let Some(i) = params.iter().position(|p| *p == path) else { continue };
-        let Some(param) = f.params.iter().find(|p| p.name == path) else { continue };
+    for (path, types) in tests {
+        let Some(i) = params.iter().position(|p| p == path) else { continue };
+        let Some(param) = f.params.iter().find(|p| p.name == *path) else { continue };
         let tested: Option<Vec<String>> = types.iter().map(|t| library_type(ctx, t)).collect();
         let Some(tested) = tested else { continue };
         let tested: Vec<&str> = tested.iter().map(String::as_str).collect();
@@ -207,18 +207,25 @@ fn other_library_types(ctx: &Context, lines: &[&str], f: &FunctionDef, params: &
 /// `pandas.DataFrame`).
 fn library_type(ctx: &Context, ty: &str) -> Option<String> {
     let (alias, member) = ty.rsplit_once('.')?;
-    let own = ctx.analysis.imports.iter().find(|imp| !imp.is_from && imp.alias.as_deref().unwrap_or(&imp.module) == alias).map(|imp| imp.module.clone());
-    let module = own.or_else(|| crate::knowledge::conventional_module(alias))?;
+    let module = imported_module(ctx, alias).map(str::to_string).or_else(|| crate::knowledge::conventional_module(alias))?;
     Some(format!("{module}.{member}"))
 }
 
 /// Whether `stmt` may be added to the prefix: the names it binds are the
 /// fragment's own only by the same import.
 fn imports_as_fragment(ctx: &Context, stmt: &str) -> bool {
-    names_bound_by_import(stmt).iter().all(|n| {
-        !ctx.analysis.bound_names.contains(n)
-            || ctx.analysis.imports.iter().any(|imp| !imp.is_from && imp.alias.as_deref().unwrap_or(&imp.module) == n && stmt == format!("import {} as {n}", imp.module))
-    })
+    names_bound_by_import(stmt).iter().all(|n| !ctx.analysis.bound_names.contains(n) || import_binding(ctx, n).as_deref() == Some(stmt))
+}
+
+/// The module the fragment imports under `alias` (`import pandas as pd`).
+fn imported_module<'a>(ctx: &'a Context, alias: &str) -> Option<&'a str> {
+    ctx.analysis.imports.iter().find(|imp| !imp.is_from && imp.alias.as_deref().unwrap_or(&imp.module) == alias).map(|imp| imp.module.as_str())
+}
+
+/// What the body of the def `f` type-tests: each tested path with its types.
+fn body_tests(lines: &[&str], f: &FunctionDef) -> Vec<(String, Vec<String>)> {
+    let Some(body) = lines.get(f.line as usize - 1..(f.end_line as usize).min(lines.len())) else { return Vec::new() };
+    isinstance_calls(&body.join("\n"))
 }
 
 /// An expression of type `ty` as the fragment spells it (`str`, `np.integer`).
@@ -231,8 +238,8 @@ fn instance_expr(ctx: &Context, name: &str, ty: &str) -> Option<String> {
         // `Mapping`, `Iterable`: a builtin that passes; not one that needs a definition.
         return abstract_instance(ty, name).filter(|v| !matches!(v, Value::Code { .. })).map(|v| v.expr());
     };
-    let module = ctx.analysis.imports.iter().find(|imp| !imp.is_from && imp.alias.as_deref().unwrap_or(&imp.module) == alias)?;
-    let Value::Expr { code, imports } = type_wants::library_value(&format!("{}.{member}", module.module))? else { return None };
+    let module = imported_module(ctx, alias)?;
+    let Value::Expr { code, imports } = type_wants::library_value(&format!("{module}.{member}"))? else { return None };
     // The table spells it through the conventional alias: only when the fragment uses the same one.
     imports.iter().any(|i| i.ends_with(&format!(" {alias}"))).then_some(code)
 }

@@ -30,14 +30,8 @@ impl Rule for FileNamedByValue {
             _ => None,
         });
         paths
-            .filter_map(|(n, path)| match resources::file_through_name(ctx.analysis, n, path) {
-                Some(r) => {
-                    let mut p = fail.base.clone();
-                    p.add_resource(r);
-                    Some(p)
-                }
-                None => fail.with_file(path, "open"),
-            })
+            .filter_map(|(n, path)| resources::file_through_name(ctx.analysis, n, path).or_else(|| resources::resource_for(path, "open")))
+            .map(|r| fail.with_resource(r))
             .collect()
     }
 }

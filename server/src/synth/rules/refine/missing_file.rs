@@ -37,10 +37,7 @@ impl Rule for MissingFile {
             Some(f) => resources::file_for(ctx.analysis, path, &f.how),
             None => through_name().or_else(|| resources::file_for(ctx.analysis, path, "open")),
         };
-        let Some(r) = made else { return Vec::new() };
-        let mut p = fail.base.clone();
-        p.add_resource(r);
-        vec![p]
+        made.map(|r| fail.with_resource(r)).into_iter().collect()
     }
 }
 

@@ -58,7 +58,6 @@ pub use wanted_type::WantedType;
 use super::{Failure, Rule, Stage, Trigger};
 use crate::synth::error_text::quoted;
 use crate::synth::prefix::{Binding, Prefix};
-use crate::synth::resources::resource_for;
 use crate::synth::session::Context;
 
 /// A refinement rule, stating only what differs from the others: the
@@ -118,13 +117,11 @@ impl Failure<'_> {
         out
     }
 
-    /// The prefix with the file `path` created for being read with `how`,
-    /// when `resources` can make one.
-    pub(crate) fn with_file(&self, path: &str, how: &str) -> Option<Prefix> {
-        let r = resource_for(path, how)?;
+    /// The prefix with the file `r` created.
+    pub(crate) fn with_resource(&self, r: crate::exec::Resource) -> Prefix {
         let mut p = self.base.clone();
         p.add_resource(r);
-        Some(p)
+        p
     }
 
     /// The attribute an AttributeError names, and whether the failing line
