@@ -39,7 +39,34 @@ fn queries_of(call: Node, src: &str) -> Vec<HtmlQuery> {
                 .and_then(|a| a.child_by_field_name("value"))
                 .and_then(|v| str_value(v, src))
         };
-        let q = HtmlQuery { tag: first.filter(|t| is_tag(t)), class: keyword("class_"), id: keyword("id") };
+        // The attributes as a dict, second by position or `attrs=`:
+        // `find('table', {'class': 'data'})`.
+        let attrs_dict = args
+            .iter()
+            .filter(|a| a.kind() != "keyword_argument")
+            .nth(1)
+            .copied()
+            .or_else(|| {
+                args.iter()
+                    .filter(|a| a.kind() == "keyword_argument")
+                    .find(|a| a.child_by_field_name("name").is_some_and(|n| text(n, src) == "attrs"))
+                    .and_then(|a| a.child_by_field_name("value"))
+            })
+            .filter(|d| d.kind() == "dictionary");
+        let in_dict = |k: &str| {
+            attrs_dict.and_then(|d| {
+                named(d)
+                    .filter(|p| p.kind() == "pair")
+                    .find(|p| p.child_by_field_name("key").and_then(|k| str_value(k, src)).as_deref() == Some(k))
+                    .and_then(|p| p.child_by_field_name("value"))
+                    .and_then(|v| str_value(v, src))
+            })
+        };
+        let q = HtmlQuery {
+            tag: first.filter(|t| is_tag(t)),
+            class: keyword("class_").or_else(|| in_dict("class")),
+            id: keyword("id").or_else(|| in_dict("id")),
+        };
         return if q == HtmlQuery::default() { Vec::new() } else { vec![q] };
     }
     if SELECTORS.contains(&method) {
@@ -93,5 +120,8 @@ mod tests {
             a.html_queries,
             [q(Some("table"), Some("wikitable sortable"), None), q(Some("tr"), None, None), q(None, None, Some("main")), q(Some("div"), Some("item"), None), q(Some("span"), None, Some("price"))]
         );
+        // Attributes given as a dict, by position or `attrs=`.
+        let a = analyze("t = soup.find('table', {'class': 'data'})\nd = soup.find_all('div', attrs={'id': 'main'})\n");
+        assert_eq!(a.html_queries, [q(Some("table"), Some("data"), None), q(Some("div"), None, Some("main"))]);
     }
 }

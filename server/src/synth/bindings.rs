@@ -4,7 +4,7 @@
 //! library instance, a module import where it may still name one).
 
 use super::infer;
-use super::knowledge::well_known_import;
+use super::knowledge::{argument_kind, well_known_import};
 use super::stdlib_index;
 use super::library_names::library_imports;
 use super::library_types;
@@ -89,8 +89,15 @@ pub(super) fn value_binding(ctx: &Context, f: &FreeName, allow_import: bool) -> 
             || library_types::fragment_modules(ctx).iter().any(|m| Some(m.as_str()) == module)
             || ctx.analysis.free_names.iter().any(|g| g.name != f.name && well_known_import(&g.name).is_some_and(|s| imported_from(s) == module))
     });
+    // A module's name that is never read through attributes or called, but
+    // is used as data or passed where a callee takes data
+    // (`BeautifulSoup(html, ...)`): a variable named like the module.
+    let data_only = f.usage.attrs.is_empty()
+        && f.usage.calls.is_empty()
+        && (super::module_use::used_as_data(&f.usage)
+            || f.usage.passed_to.iter().any(|a| argument_kind(&a.callee, a.position, a.keyword.as_deref()).is_some_and(|k| !matches!(k, "any" | "module-name"))));
     if allow_import {
-        if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') {
+        if ctx.stdlib.contains(&f.name) && !f.name.starts_with('_') && !data_only {
             c.push(Candidate::Import(format!("import {}", f.name)));
         } else if let Some(stmt) = conventional_import(&f.name).or_else(|| well_known_import(&f.name)) {
             c.push(Candidate::Import(stmt.to_string()));

@@ -64,8 +64,17 @@ pub(super) fn frame_table(u: &Usage, named: &[NamedColumn]) -> Vec<(String, Vec<
     }
     // Rows picked by a mask (`df[df['sex'] == 1].age`) have the frame's
     // columns: what is read of them is read of the frame.
-    let picked = u.subscripts.iter().filter(|(k, _)| matches!(k, Key::Expr(e) if string_list(e).is_empty())).map(|(_, item)| item);
-    for v in std::iter::once(u).chain(picked) {
+    // So has what a method that keeps the columns returns (`df =
+    // df.dropna(subset=[...])`, then `df['email']`).
+    let mut views: Vec<&Usage> = vec![u];
+    let mut i = 0;
+    while i < views.len() && views.len() < 32 {
+        let v = views[i];
+        views.extend(v.subscripts.iter().filter(|(k, _)| matches!(k, Key::Expr(e) if string_list(e).is_empty())).map(|(_, item)| item));
+        views.extend(v.attrs.iter().filter(|(m, _)| KEEPS_COLUMNS.contains(&m.as_str())).filter_map(|(_, mu)| mu.returns.as_deref()));
+        i += 1;
+    }
+    for v in views {
         for (k, item) in &v.subscripts {
             if let Key::Str(s) = k {
                 // Every read of a column tells its values (`== 1` and `== 0`).
@@ -119,6 +128,12 @@ pub(super) fn frame_table(u: &Usage, named: &[NamedColumn]) -> Vec<(String, Vec<
     out
 }
 
+/// DataFrame methods whose result has the frame's columns (rows dropped,
+/// reordered or filled; not `rename`, `drop` or `set_index`).
+const KEEPS_COLUMNS: &[&str] = &[
+    "dropna", "drop_duplicates", "sort_values", "sort_index", "fillna", "copy", "head", "tail", "query", "sample", "reset_index", "astype", "ffill", "bfill", "nlargest", "nsmallest",
+];
+
 /// A model's outcome: both values, not in step with any regressor (no
 /// perfect separation for a logit).
 const OUTCOME: [i64; 8] = [0, 1, 1, 0, 1, 0, 0, 1];
@@ -143,9 +158,13 @@ fn plain(c: &str, cu: &Usage, n: usize, numbers: &mut usize) -> Vec<Value> {
     if tested.len() > 1 {
         return (0..n).map(|i| tested[i % tested.len()].clone()).collect();
     }
-    if stringy {
+    // Parsed as dates (`pd.to_datetime(df['signup'])`): a date a row.
+    let dates = cu.passed_to.iter().any(|a| super::knowledge::argument_kind(&a.callee, a.position, a.keyword.as_deref()) == Some("date-str"));
+    if dates {
+        (0..n).map(|i| Value::Str(day(i))).collect()
+    } else if stringy {
         let b = short(string_for(c, cu));
-        (0..n).map(|i| Value::Str(if i % 3 == 0 { b.clone() } else { format!("{b}{}", i % 3 + 1) })).collect()
+        (0..n).map(|i| Value::Str(if i % 3 == 0 { b.clone() } else { numbered(&b, i % 3 + 1) })).collect()
     } else if n == 3 {
         let v = int_for(c, cu);
         (v..v + 3).map(Value::Int).collect()
@@ -190,8 +209,19 @@ fn text_cells(cell: &Usage) -> bool {
     cell.subscripts.iter().any(|(k, _)| matches!(k, Key::Int(_) | Key::Slice)) || cell.attrs.keys().any(str_only)
 }
 
+/// A cell's text: a long sentence becomes a short word; one word (an
+/// address, a name) stays what the column's name asked for.
 fn short(base: String) -> String {
-    if base.len() > 12 { "apple".to_string() } else { base }
+    if base.len() > 12 && base.contains(char::is_whitespace) { "apple".to_string() } else { base }
+}
+
+/// The `k`-th distinct value of text like `base`: the number goes before an
+/// address's `@` (`ada2@example.com`), else at the end.
+fn numbered(base: &str, k: usize) -> String {
+    match base.split_once('@') {
+        Some((user, host)) => format!("{user}{k}@{host}"),
+        None => format!("{base}{k}"),
+    }
 }
 
 /// Numbers from `base` that vary with a stride of their own (the k-th

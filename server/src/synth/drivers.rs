@@ -18,6 +18,11 @@ pub(super) fn argument_name(param: &str, callee: &str) -> String {
 /// named like the parameter (so refinements on the body's lines find it)
 /// unless that name is taken, then an inline value.
 pub(super) fn driver_args(ctx: &Context, p: &mut Prefix, f: &crate::analysis::FunctionDef, skip_self: bool) -> String {
+    driver_arg_list(ctx, p, f, skip_self).join(", ")
+}
+
+/// The arguments of [`driver_args`], one expression each.
+pub(super) fn driver_arg_list(ctx: &Context, p: &mut Prefix, f: &crate::analysis::FunctionDef, skip_self: bool) -> Vec<String> {
     let mut args = Vec::new();
     for (i, param) in f.params.iter().enumerate() {
         if (skip_self && i == 0) || !param.star.is_empty() || param.has_default {
@@ -44,7 +49,7 @@ pub(super) fn driver_args(ctx: &Context, p: &mut Prefix, f: &crate::analysis::Fu
             args.push(keyword(param, param.name.clone()));
         }
     }
-    args.join(", ")
+    args
 }
 
 /// An argument as a call passes it: by keyword for a keyword-only parameter.

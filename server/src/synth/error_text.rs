@@ -87,7 +87,9 @@ pub(super) fn pandas_missing_labels(message: &str) -> Vec<KeyLit> {
         })
     } else {
         // `df[['a']]` says "not in index", `df.drop(columns=['a'])` "not found in axis".
-        m.strip_suffix(" not in index").or_else(|| m.strip_suffix(" not found in axis")).and_then(expression)
+        // `dropna(subset=['a'])`, `drop_duplicates(subset='a')` raise the
+        // list itself (a list is never a mapping's key, so it lists labels).
+        m.strip_suffix(" not in index").or_else(|| m.strip_suffix(" not found in axis")).or_else(|| m.starts_with('[').then_some(m.as_str())).and_then(expression)
     };
     match list {
         Some(Condition::Other { node, parts, .. }) if node == "list" => parts.iter().filter_map(key_of).collect(),
@@ -117,6 +119,8 @@ mod tests {
         let labels = pandas_missing_labels("\"[\\\"it's\\\"] not in index\"");
         assert_eq!(labels, vec![KeyLit::Str("it's".into())]);
         assert!(pandas_missing_labels("'plain'").is_empty());
+        // `dropna(subset=[...])` raises the missing labels as the key.
+        assert_eq!(pandas_missing_labels("['email', 'id']"), vec![KeyLit::Str("email".into()), KeyLit::Str("id".into())]);
     }
 
     #[test]

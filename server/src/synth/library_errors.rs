@@ -11,6 +11,8 @@
 //!   such table: products`): the database file the fragment connects to is
 //!   created with the real sqlite3, with that table and the columns the
 //!   fragment's SQL names, before the fragment runs.
+//! - sqlite3 rejects a query's parameters: they get the shape its
+//!   placeholders ask for (`sql_parameters`).
 //! - a key the fragment reads is missing from data it loaded with the real
 //!   `json` (`KeyError: 'theme'` on `settings["theme"]`): the JSON file it
 //!   reads gets that key.
@@ -43,6 +45,9 @@ pub fn refinements(
         out.push(p);
     }
     if let Some(p) = missing_table(ctx, base, e) {
+        out.push(p);
+    }
+    if let Some(p) = line.and_then(|l| super::sql_parameters::refinement(ctx, base, e, l)) {
         out.push(p);
     }
     if let Some(p) = line.and_then(|l| missing_json_key(ctx, base, e, l)) {
@@ -181,6 +186,16 @@ fn wanted_arrays(e: &ExceptionInfo) -> Option<(&'static str, &'static str)> {
     if e.type_name.ends_with("ValueError") && m.starts_with("Expected 2D array, got") {
         return Some((SAMPLES, LABELS));
     }
+    // scikit-learn's input validation given a scalar or an object where
+    // an array-like was meant (`train_test_split(X, y)`).
+    let in_sklearn = e.raised_in.as_deref().is_some_and(|r| r == "sklearn" || r.starts_with("sklearn."));
+    if in_sklearn
+        && (m.starts_with("Singleton array") && m.ends_with("cannot be considered a valid collection.")
+            || m.starts_with("Expected sequence or array-like, got")
+            || m.starts_with("Input should have at least 1 dimension"))
+    {
+        return Some((SAMPLES, LABELS));
+    }
     // `rows, cols = C.shape` inside a library (matplotlib's `pcolormesh(x,
     // y, z)`) given a scalar: its shape is empty, a grid was meant.
     if e.type_name == "ValueError" && e.raised_in.is_some() && m == "not enough values to unpack (expected 2, got 0)" {
@@ -201,11 +216,15 @@ fn array_shapes(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> O
         let u = ctx.usage_of(n);
         !u.passed_to.is_empty() && u.passed_to.iter().all(|a| a.keyword.is_some())
     };
-    for (i, name) in identifiers(ctx.line_text(line))
-        .iter()
-        .filter(|n| base.binding(n).and_then(Binding::value).is_some() && !by_keyword_only(n))
-        .enumerate()
-    {
+    let bound = |n: &String| base.binding(n).and_then(Binding::value).is_some() && !by_keyword_only(n);
+    let mut names: Vec<String> = identifiers(ctx.line_text(line)).into_iter().filter(bound).collect();
+    if names.is_empty() {
+        // The line passes what the fragment derived from the prefix's
+        // names (`fit(X_train, y_train)` of `train_test_split(X, y)`):
+        // those names, by the role their own use gives them.
+        names = super::slice::related_bindings(ctx, base, line).into_iter().filter(bound).collect();
+    }
+    for (i, name) in names.iter().enumerate() {
         let b = p.binding_mut(name)?;
         let plain = matches!(
             b.value(),
@@ -243,6 +262,7 @@ fn array_shapes(ctx: &Context, base: &Prefix, e: &ExceptionInfo, line: u32) -> O
 /// `X` of an estimator's methods, `y` of `fit`/`score`, `y_true`/`y_pred`
 /// of a metric.
 fn sklearn_role(u: &crate::analysis::Usage) -> Option<&'static str> {
+    const CROSS_VALIDATION: &[&str] = &["cross_val_score", "cross_validate", "cross_val_predict", "learning_curve", "permutation_test_score"];
     const TAKES_X: &[&str] = &["fit", "predict", "predict_proba", "predict_log_proba", "transform", "fit_transform", "fit_predict", "score", "decision_function", "partial_fit"];
     const TAKES_Y: &[&str] = &["fit", "score", "partial_fit", "fit_transform"];
     u.passed_to.iter().find_map(|a| {
@@ -251,7 +271,12 @@ fn sklearn_role(u: &crate::analysis::Usage) -> Option<&'static str> {
         match a.position {
             Some(0) if method && TAKES_X.contains(&last) => Some(SAMPLES),
             Some(1) if method && TAKES_Y.contains(&last) => Some(LABELS),
-            Some(0 | 1) if last.ends_with("_score") || last.ends_with("_error") || last == "confusion_matrix" || last == "classification_report" => Some(LABELS),
+            Some(0 | 1) if last.ends_with("_score") && last != "cross_val_score" || last.ends_with("_error") || last == "confusion_matrix" || last == "classification_report" => Some(LABELS),
+            // The model-selection functions take the samples, then the labels.
+            Some(0) if last == "train_test_split" => Some(SAMPLES),
+            Some(1) if last == "train_test_split" => Some(LABELS),
+            Some(1) if CROSS_VALIDATION.contains(&last) => Some(SAMPLES),
+            Some(2) if CROSS_VALIDATION.contains(&last) => Some(LABELS),
             _ => None,
         }
     })
@@ -405,7 +430,7 @@ const SQL_WORDS: &[&str] = &[
 ];
 
 /// Columns a query most likely compares with numbers or sums.
-fn numeric_column(c: &str) -> bool {
+pub(super) fn numeric_column(c: &str) -> bool {
     let c = c.to_ascii_lowercase();
     [
         "id", "price", "age", "count", "amount", "qty", "quantity", "total", "score", "year",

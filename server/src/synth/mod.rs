@@ -24,6 +24,7 @@ mod isinstance;
 pub mod knowledge;
 pub mod lexical;
 pub mod library_errors;
+pub mod sql_parameters;
 mod library_aliases;
 pub mod library_names;
 pub mod library_types;

@@ -186,30 +186,7 @@ impl Page {
     }
 
     fn html(ctx: &Context) -> Page {
-        let clean = |s: &str| s.chars().filter(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_')).collect::<String>();
-        let mut body = String::from("<html><head><title>Example</title></head><body><h1>Title</h1><p class=\"intro\">Hello</p><a href=\"/a\">A</a>");
-        for q in &ctx.analysis.html_queries {
-            let tag = q.tag.as_deref().map(clean).filter(|t| !t.is_empty()).unwrap_or_else(|| "div".into());
-            let mut attrs = String::new();
-            if let Some(c) = &q.class {
-                attrs.push_str(&format!(" class=\"{}\"", clean(c)));
-            }
-            if let Some(i) = &q.id {
-                attrs.push_str(&format!(" id=\"{}\"", clean(i)));
-            }
-            let inner = match tag.as_str() {
-                "table" | "tbody" => "<tr><th>Name</th><th>Value</th></tr><tr><td>Ada</td><td>1</td></tr><tr><td>Bob</td><td>2</td></tr>",
-                "tr" => "<td>Ada</td><td>1</td>",
-                "ul" | "ol" => "<li>First</li><li>Second</li>",
-                "select" => "<option value=\"1\">One</option>",
-                "a" => "Link",
-                "img" | "br" | "hr" | "input" | "meta" => "",
-                _ => "Example text",
-            };
-            let href = if tag == "a" { " href=\"/page\"" } else { "" };
-            body.push_str(&format!("<{tag}{attrs}{href}>{inner}</{tag}>"));
-        }
-        body.push_str("</body></html>");
+        let body = super::resources::html::document(&ctx.analysis.html_queries);
         Page { kind: Kind::Html, body: format!("b'{body}'") }
     }
 

@@ -189,7 +189,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
     for arg in &u.passed_to {
         if let Some(wanted) = argument_kind(&arg.callee, arg.position, arg.keyword.as_deref()) {
             let k = match wanted {
-                "path" | "xml-path" | "image-path" | "dir" | "url" | "database-url" | "html" | "json-str" | "xml-str" | "date-str" | "ip-str" | "cidr-str" | "int-str" | "float-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" | "open-mode" => "str",
+                "path" | "xml-path" | "image-path" | "table-path" | "dir" | "url" | "database-url" | "database-path" | "html" | "json-str" | "xml-str" | "date-str" | "ip-str" | "cidr-str" | "int-str" | "float-str" | "regex-str" | "command-str" | "attr-name" | "agg-name" | "module-name" | "encoding" | "open-mode" => "str",
                 "number-list" | "iterable" | "command" | "records" | "pairs" => "list",
                 // `len` fits strings, lists and dicts alike: `u.len` scores it.
                 "sized" => continue,
@@ -203,7 +203,7 @@ pub fn rank_kinds(name: &str, u: &Usage) -> Vec<&'static str> {
                 other => static_kind(other),
             };
             add(&mut scores, k, 5);
-            if matches!(wanted, "path" | "xml-path" | "image-path" | "dir") {
+            if matches!(wanted, "path" | "xml-path" | "image-path" | "table-path" | "dir") {
                 // Every path-taking callee takes a `pathlib.Path` too.
                 add(&mut scores, "pathlib", 4);
             }

@@ -8,6 +8,7 @@
 //! `joblib.load`, `shutil.unpack_archive`, `scipy.io.loadmat`), its extension as the fallback.
 
 mod archive;
+pub mod html;
 mod ini;
 mod mat;
 mod npy;
@@ -103,6 +104,9 @@ pub struct Shape {
     /// What the fragment reads of any XML it parses (`analysis::XmlReads`),
     /// when it reads something.
     pub xml: Option<crate::analysis::XmlReads>,
+    /// The elements the fragment looks for in parsed HTML, when it looks
+    /// for some (`analysis::html_queries`).
+    pub html: Vec<crate::analysis::HtmlQuery>,
     /// What each line holds when the fragment parses the file's lines one
     /// by one as JSON (`for line in f: json.loads(line)`): JSON lines.
     pub json_lines: Option<Value>,
@@ -116,7 +120,7 @@ pub fn shape_of(analysis: &Analysis, path: &str) -> Shape {
     match analysis.files.iter().find(|f| f.path == path) {
         Some(f) => shape_of_use(analysis, f),
         // One fact for the whole fragment: a path a free name holds is shaped too.
-        None => Shape { xml: Some(analysis.xml_reads.clone()).filter(|x| !x.is_empty()), ..Shape::default() },
+        None => Shape { xml: Some(analysis.xml_reads.clone()).filter(|x| !x.is_empty()), html: analysis.html_queries.clone(), ..Shape::default() },
     }
 }
 
@@ -165,7 +169,7 @@ fn shape_of_use(analysis: &Analysis, f: &FileUse) -> Shape {
     let config = analysis.config_reads.iter().find(|c| c.paths.contains(&f.path)).map(|c| c.sections.clone());
     let json_lines = usage.and_then(|(_, u)| json_lines(analysis, u));
     let matched_line = usage.and_then(|(_, u)| matched_line(analysis, u).or_else(|| dated_line(u)));
-    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone(), table: table_of(analysis, f), xml, json_lines, matched_line }
+    Shape { callee: f.callee.clone(), loader: f.loader.clone(), value, keys, members, config, keywords: f.keywords.clone(), table: table_of(analysis, f), xml, html: analysis.html_queries.clone(), json_lines, matched_line }
 }
 
 /// A line the pattern matches, when the lines of the loaded file (`u`,
@@ -503,6 +507,11 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     if let Some(doc) = shape.xml.as_ref().filter(|_| xml_read).and_then(xml::document) {
         return Some(Resource { path: clean.to_string(), content: doc });
     }
+    // An HTML file holds the elements the fragment looks for in it.
+    let html_read = matches!(ext, "html" | "htm") || [&shape.callee, shape.loader.as_deref().unwrap_or("")].iter().any(|c| is_html_parser(c));
+    if html_read && !shape.html.is_empty() {
+        return Some(Resource { path: clean.to_string(), content: html::document(&shape.html).into_bytes() });
+    }
     if matches!(ext, "xlsx" | "xlsm") {
         let table = with_sample(shape.table.as_deref().unwrap_or(&[]));
         return Some(Resource { path: clean.to_string(), content: xlsx::xlsx(&table)? });
@@ -525,6 +534,12 @@ fn loaded_format(loader: &str) -> Option<&'static str> {
 /// `parse`/`iterparse`, `iterparse` imported bare).
 fn is_xml_parser(callee: &str) -> bool {
     super::knowledge::argument_kind(callee, Some(0), None) == Some("xml-path")
+}
+
+/// A callee that parses HTML text or an open HTML file
+/// (`data/callee_kinds.txt`'s `html`: `BeautifulSoup(f)`).
+fn is_html_parser(callee: &str) -> bool {
+    !callee.is_empty() && super::knowledge::argument_kind(callee, Some(0), None) == Some("html")
 }
 
 /// XML text for a document the fragment parses from a string

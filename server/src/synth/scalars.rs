@@ -96,6 +96,8 @@ pub(crate) fn string_by_callee(name: &str, u: &Usage) -> Option<String> {
             Some("path") => return Some(format!("{}.txt", ident_base(name, "data"))),
             // The file made for it is the XML document the fragment reads (`resources::xml`).
             Some("xml-path") => return Some(format!("{}.xml", ident_base(name, "data"))),
+            // A table pandas reads as CSV (`resources` shapes it by the frame's use).
+            Some("table-path") => return Some(format!("{}.csv", ident_base(name, "data"))),
             // An image file the reader decodes (`resources::image_file`).
             Some("image-path") => return Some(format!("{}.png", ident_base(name, "image"))),
             // A directory that exists wherever the program runs: its own.
@@ -103,6 +105,11 @@ pub(crate) fn string_by_callee(name: &str, u: &Usage) -> Option<String> {
             Some("url") => return Some("https://example.com/api/items".into()),
             // A database the library opens without a server or a file.
             Some("database-url") => return Some("sqlite://".into()),
+            // A SQLite file, named as such projects name theirs (`db.sqlite3`).
+            Some("database-path") => {
+                let base = ident_base(name, "data");
+                return Some(if base.ends_with("db") { format!("{base}.sqlite3") } else { format!("{base}.db") });
+            }
             Some("html") => return Some("<html><body><p class=\"intro\">Hello</p><a href=\"/a\">A</a></body></html>".into()),
             Some("json-str") => return Some("{\"name\": \"Ada\", \"id\": 1}".into()),
             // A document; the `xml-documents` rule gives it what the fragment reads.

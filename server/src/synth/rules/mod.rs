@@ -122,6 +122,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &RelativePaths,
         &ReadFiles,
         &XmlDocuments,
+        &HtmlDocuments,
         &OrmModels,
         &RequiredEnvironment,
         &WebDriver,
@@ -157,6 +158,7 @@ pub fn all() -> &'static [&'static dyn Rule] {
         &RejectedText,
         &LengthMismatch,
         &GrowList,
+        &IndexInRange,
         &AssertedValues,
         &NextCandidate,
         // Evolution, per branch.

@@ -109,7 +109,7 @@ fn body_drivers(ctx: &Context, best: &Attempt, uncovered: &[u32]) -> Vec<Prefix>
         // Edge values for one argument at a time: guards like `if not s:`,
         // `if os.path.exists(p):`.
         for i in 0..required.len() {
-            let path = required_params[i].usage.passed_to.iter().any(|a| knowledge::argument_kind(&a.callee, a.position, a.keyword.as_deref()).is_some_and(|k| matches!(k, "path" | "xml-path" | "image-path")));
+            let path = required_params[i].usage.passed_to.iter().any(|a| knowledge::argument_kind(&a.callee, a.position, a.keyword.as_deref()).is_some_and(|k| matches!(k, "path" | "xml-path" | "image-path" | "table-path")));
             let fresh = path.then_some("'not_there_yet.txt'");
             for edge in ["None", "''", "0"].into_iter().chain(fresh) {
                 let mut args = required.clone();

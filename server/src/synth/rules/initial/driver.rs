@@ -4,7 +4,7 @@
 
 use crate::analysis::{FunctionDef, Wrap};
 use crate::synth::blocks::referenced;
-use crate::synth::drivers::{driver_args, instance_of};
+use crate::synth::drivers::{driver_arg_list, driver_args, instance_of};
 use crate::synth::prefix::Prefix;
 use crate::synth::rules::{Rule, Stage, Trigger};
 use crate::synth::session::Context;
@@ -60,7 +60,18 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
         let Some(instance) = instance_of(c, &init_args) else { continue };
         let obj = format!("{}_instance", c.name.to_lowercase());
         p.driver.push(format!("{obj} = {instance}"));
-        for m in c.methods.iter().filter(|m| !m.name.starts_with("__")) {
+        for m in &c.methods {
+            if m.name.starts_with("__") {
+                // A special method runs through the operation Python maps to it.
+                let exits = c.methods.iter().any(|x| x.name == "__exit__");
+                if SPECIAL_METHODS.contains(&m.name.as_str()) && (m.name != "__enter__" || exits) {
+                    let args = driver_arg_list(ctx, p, m, true);
+                    if let Some(statement) = special_method_use(&obj, m, &args) {
+                        p.driver.push(statement);
+                    }
+                }
+                continue;
+            }
             let is_static = m.params.first().is_none_or(|p| p.name != "self" && p.name != "cls");
             let call = format!("{obj}.{}({})", m.name, driver_args(ctx, p, m, !is_static));
             p.driver.push(if m.is_async { format!("asyncio.run({call})") } else { call });
@@ -69,6 +80,52 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
             import_asyncio(p);
         }
     }
+}
+
+/// The statement that invokes special method `m` of `obj` the way Python
+/// does (the data model's operations: `len(obj)` for `__len__`, `obj[k]`
+/// for `__getitem__`, `x in obj` for `__contains__`), with `args` for its
+/// parameters after `self`; `None` for one no plain statement invokes
+/// (construction, `__del__`, class hooks) or with other arguments.
+const SPECIAL_METHODS: &[&str] = &[
+    "__len__", "__str__", "__repr__", "__bool__", "__hash__", "__int__", "__float__", "__iter__", "__next__", "__enter__", "__call__",
+    "__getitem__", "__contains__", "__setitem__", "__delitem__", "__eq__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__sub__", "__mul__",
+];
+
+fn special_method_use(obj: &str, m: &FunctionDef, args: &[String]) -> Option<String> {
+    if m.is_async {
+        return None;
+    }
+    let statement = match (m.name.as_str(), args) {
+        ("__len__", []) => format!("len({obj})"),
+        ("__str__", []) => format!("str({obj})"),
+        ("__repr__", []) => format!("repr({obj})"),
+        ("__bool__", []) => format!("bool({obj})"),
+        ("__hash__", []) => format!("hash({obj})"),
+        ("__int__", []) => format!("int({obj})"),
+        ("__float__", []) => format!("float({obj})"),
+        // A generator drains; an iterator object gives its first item, so
+        // one that never ends does not hang the run.
+        ("__iter__", []) if m.is_generator => format!("list({obj})"),
+        ("__iter__", []) => format!("next(iter({obj}))"),
+        ("__next__", []) => format!("next({obj})"),
+        ("__enter__", []) => format!("with {obj}:\n    pass"),
+        ("__call__", args) => format!("{obj}({})", args.join(", ")),
+        ("__getitem__", [k]) => format!("{obj}[{k}]"),
+        ("__contains__", [x]) => format!("{x} in {obj}"),
+        ("__setitem__", [k, v]) => format!("{obj}[{k}] = {v}"),
+        ("__delitem__", [k]) => format!("del {obj}[{k}]"),
+        ("__eq__", [x]) => format!("{obj} == {x}"),
+        ("__lt__", [x]) => format!("{obj} < {x}"),
+        ("__le__", [x]) => format!("{obj} <= {x}"),
+        ("__gt__", [x]) => format!("{obj} > {x}"),
+        ("__ge__", [x]) => format!("{obj} >= {x}"),
+        ("__add__", [x]) => format!("{obj} + {x}"),
+        ("__sub__", [x]) => format!("{obj} - {x}"),
+        ("__mul__", [x]) => format!("{obj} * {x}"),
+        _ => return None,
+    };
+    Some(statement)
 }
 
 /// The statement that runs `call` of `f` to the end: a generator drained,
@@ -177,6 +234,23 @@ mod tests {
                 return None
             -- driver --
             cached(path)(func)()
+        "#]]);
+    }
+
+    #[test]
+    fn special_methods_run_through_their_operations() {
+        initial(&super::Driver, "class Bag:\n    def __init__(self):\n        self.items = {}\n    def __setitem__(self, key, value):\n        self.items[key] = value\n    def __getitem__(self, key):\n        return self.items[key]\n    def __contains__(self, key):\n        return key in self.items\n    def __len__(self):\n        return len(self.items)\n    def __enter__(self):\n        return self\n    def __exit__(self, *exc):\n        return False\n    def __del__(self):\n        pass\n", expect![[r#"
+            ## 1
+            key = 'apple'
+            value = 3
+            -- driver --
+            bag_instance = Bag()
+            bag_instance[key] = value
+            bag_instance['apple']
+            'apple' in bag_instance
+            len(bag_instance)
+            with bag_instance:
+                pass
         "#]]);
     }
 

@@ -17,6 +17,7 @@ mod required_environment;
 mod super_host;
 mod web_driver;
 mod xml_documents;
+mod html_documents;
 
 pub use argparse_arguments::ArgparseArguments;
 pub use cli_driver::CliDriver;
@@ -34,3 +35,4 @@ pub use required_environment::RequiredEnvironment;
 pub use super_host::SuperHost;
 pub use web_driver::WebDriver;
 pub use xml_documents::XmlDocuments;
+pub use html_documents::HtmlDocuments;

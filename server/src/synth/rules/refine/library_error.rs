@@ -87,11 +87,11 @@ mod tests {
             import sqlite3
 
 
-            db_path = 'db.txt'
+            db_path = 'db.sqlite3'
 
 
             # The database the fragment queries, with the table and the columns its SQL names.
-            with sqlite3.connect('db.txt') as _db:
+            with sqlite3.connect('db.sqlite3') as _db:
                 _db.execute('CREATE TABLE IF NOT EXISTS users (name)')
                 _db.executemany('INSERT INTO users VALUES (?)', [('name 1',), ('name 2',), ('name 3',)])
             _db.close()

@@ -60,13 +60,13 @@ mod tests {
     fn the_same_named_library_module_with_the_member_is_tried_next() {
         let src = "tree = html.fromstring(page)\nprint(tree.xpath('//a/@href'))\n";
         let plain = |p: &mut crate::synth::prefix::Prefix| *p.binding_mut("html").unwrap() = Binding::new("html", vec![Candidate::Import("import html".into())]);
-        refine_with(&super::ModuleByMembers, src, plain, module_lacking("html", "fromstring", 1), expect![[r#"
+        refine_with(&super::ModuleByMembers, src, plain, module_lacking("html", "fromstring", 1), expect![[r###"
             ## 1
             from lxml import html
 
 
-            page = 30
-        "#]]);
+            page = '<html><body><p class="intro">Hello</p><a href="/a">A</a></body></html>'
+        "###]]);
     }
 
     #[test]
