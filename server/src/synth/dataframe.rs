@@ -72,6 +72,9 @@ pub(super) fn frame_table(u: &Usage, named: &[NamedColumn]) -> Vec<(String, Vec<
         let v = views[i];
         views.extend(v.subscripts.iter().filter(|(k, _)| matches!(k, Key::Expr(e) if string_list(e).is_empty())).map(|(_, item)| item));
         views.extend(v.attrs.iter().filter(|(m, _)| KEEPS_COLUMNS.contains(&m.as_str())).filter_map(|(_, mu)| mu.returns.as_deref()));
+        // What a merge or join returns has the frame's columns beside the
+        // other's: what is read of it, the frame holds (its key is in both).
+        views.extend(v.attrs.iter().filter(|(m, _)| m.as_str() == "merge" || m.as_str() == "join").filter_map(|(_, mu)| mu.returns.as_deref()));
         i += 1;
     }
     for v in views {
@@ -87,6 +90,21 @@ pub(super) fn frame_table(u: &Usage, named: &[NamedColumn]) -> Vec<(String, Vec<
         for (a, au) in &v.attrs {
             if api.is_none_or(|api| !api.contains(a)) && au.calls.is_empty() && !cols.iter().any(|(c, _)| c == a) {
                 cols.push((a.clone(), au.clone()));
+            }
+            // Methods whose first argument names a column (`groupby('country')`,
+            // `sort_values('date')`), and the columns read of the groups
+            // (`groupby('country')['amount']`).
+            if NAMES_COLUMNS.contains(&a.as_str()) {
+                let grouped = if a == "groupby" { au.returns.as_deref().map(|r| r.subscripts.as_slice()).unwrap_or_default() } else { &[] };
+                let read = grouped.iter().filter_map(|(k, _)| match k {
+                    Key::Str(s) => Some(s),
+                    _ => None,
+                });
+                for c in au.first_str_args.iter().chain(read) {
+                    if !cols.iter().any(|(x, _)| x == c) {
+                        cols.push((c.clone(), Usage::default()));
+                    }
+                }
             }
         }
     }
@@ -133,6 +151,9 @@ pub(super) fn frame_table(u: &Usage, named: &[NamedColumn]) -> Vec<(String, Vec<
 const KEEPS_COLUMNS: &[&str] = &[
     "dropna", "drop_duplicates", "sort_values", "sort_index", "fillna", "copy", "head", "tail", "query", "sample", "reset_index", "astype", "ffill", "bfill", "nlargest", "nsmallest",
 ];
+
+/// DataFrame methods whose first argument, a string, is a column's name.
+const NAMES_COLUMNS: &[&str] = &["groupby", "sort_values", "set_index", "drop_duplicates", "pivot_table", "value_counts", "nlargest", "nsmallest"];
 
 /// A model's outcome: both values, not in step with any regressor (no
 /// perfect separation for a logit).

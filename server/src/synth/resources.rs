@@ -498,6 +498,12 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     }
     // Nothing known of what it holds, but its loader parses one format
     // (`json.load(fp)` of a file named by a parameter): a sample of that.
+    // An opened file a CSV reader parses (`csv.reader(f)` of a file named
+    // by a parameter, `data.txt`) holds CSV, whatever its name says.
+    let csv_parsed = shape.loader.as_deref().is_some_and(|l| super::knowledge::argument_kind(l, Some(0), None) == Some("csv-stream"));
+    if csv_parsed && !lower.ends_with(".gz") && !lower.ends_with(".tsv") {
+        return sample_of("csv").map(|content| Resource { path: clean.to_string(), content });
+    }
     if let Some(format) = shape.loader.as_deref().and_then(loaded_format).filter(|_| !lower.ends_with(".gz")) {
         return sample_of(format).map(|content| Resource { path: clean.to_string(), content });
     }

@@ -3,7 +3,7 @@
 
 use crate::synth::additions::add_key;
 use crate::synth::error_text::{key_error_key, pandas_missing_labels};
-use crate::synth::prefix::Binding;
+use crate::synth::prefix::{Binding, Prefix};
 use crate::synth::rules::refine::Refine;
 use crate::synth::rules::Failure;
 use crate::synth::session::Context;
@@ -19,6 +19,25 @@ impl Refine for MissingKey {
     }
     fn reads(&self, _ctx: &Context, fail: &Failure) -> bool {
         pandas_missing_labels(&fail.error.message).is_empty()
+    }
+    fn refine(&self, ctx: &Context, fail: &Failure) -> Vec<Prefix> {
+        let mut out = fail.edit_each_name_on_line(|b| self.edit_name(ctx, fail, b));
+        // A key pandas looks up in several frames at once (`a.merge(b,
+        // on='id')` needs it in both): every frame the line reads gets it.
+        let Some(key) = key_error_key(fail.error) else { return out };
+        let mut all = fail.base.clone();
+        let mut frames = 0;
+        for n in &fail.names_on_line {
+            if let Some(b) = all.binding_mut(n) {
+                if b.value().is_some_and(|v| v.clone().dataframe_columns_mut().is_some()) && add_key(b, &key) {
+                    frames += 1;
+                }
+            }
+        }
+        if frames > 1 {
+            out.push(all);
+        }
+        out
     }
     fn edit_name(&self, _ctx: &Context, fail: &Failure, b: &mut Binding) -> bool {
         key_error_key(fail.error).is_some_and(|key| add_key(b, &key))
