@@ -270,8 +270,10 @@ mod tests {
         let cancelled_at = canceller.join().unwrap();
         assert_eq!(out.status, RunStatus::Timeout);
         assert_eq!(out.limit.as_deref(), Some(CANCELLED));
+        // Well before the 10 s limit; the bound leaves room for a loaded
+        // machine (CI runs the test binaries side by side on two cores).
         let late = Instant::now().duration_since(cancelled_at);
-        assert!(late < Duration::from_secs(1), "the run went on {late:?} after the cancel");
+        assert!(late < Duration::from_secs(3), "the run went on {late:?} after the cancel");
         assert!(t0.elapsed() < Duration::from_secs(5), "took {:?}: the timeout, not the cancel, stopped it", t0.elapsed());
         // Already cancelled: nothing runs. Then a fresh worker serves the next run.
         let again = pool.run_cancellable(&req("print(1)\n"), &cancel).unwrap();
