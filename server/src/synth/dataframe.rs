@@ -71,10 +71,10 @@ pub(super) fn frame_table(u: &Usage, named: &[NamedColumn]) -> Vec<(String, Vec<
     while i < views.len() && views.len() < 32 {
         let v = views[i];
         views.extend(v.subscripts.iter().filter(|(k, _)| matches!(k, Key::Expr(e) if string_list(e).is_empty())).map(|(_, item)| item));
-        views.extend(v.attrs.iter().filter(|(m, _)| KEEPS_COLUMNS.contains(&m.as_str())).filter_map(|(_, mu)| mu.returns.as_deref()));
         // What a merge or join returns has the frame's columns beside the
         // other's: what is read of it, the frame holds (its key is in both).
-        views.extend(v.attrs.iter().filter(|(m, _)| m.as_str() == "merge" || m.as_str() == "join").filter_map(|(_, mu)| mu.returns.as_deref()));
+        let holds_columns = |m: &str| KEEPS_COLUMNS.contains(&m) || m == "merge" || m == "join";
+        views.extend(v.attrs.iter().filter(|(m, _)| holds_columns(m)).filter_map(|(_, mu)| mu.returns.as_deref()));
         i += 1;
     }
     for v in views {

@@ -496,25 +496,26 @@ fn shaped(clean: &str, how: &str, shape: &Shape) -> Option<Resource> {
     if let Some(text) = shape.value.as_ref().filter(|_| loaded_as("yaml", &[".yaml", ".yml"])).and_then(Value::to_json).and_then(|j| yaml::document(&j)) {
         return Some(Resource { path: clean.to_string(), content: text.into_bytes() });
     }
-    // Nothing known of what it holds, but its loader parses one format
-    // (`json.load(fp)` of a file named by a parameter): a sample of that.
     // An opened file a CSV reader parses (`csv.reader(f)` of a file named
     // by a parameter, `data.txt`) holds CSV, whatever its name says.
-    let csv_parsed = shape.loader.as_deref().is_some_and(|l| super::knowledge::argument_kind(l, Some(0), None) == Some("csv-stream"));
+    let csv_parsed = shape.loader.as_deref().is_some_and(|l| takes_first(l, "csv-stream"));
     if csv_parsed && !lower.ends_with(".gz") && !lower.ends_with(".tsv") {
         return sample_of("csv").map(|content| Resource { path: clean.to_string(), content });
     }
+    // Nothing known of what it holds, but its loader parses one format
+    // (`json.load(fp)` of a file named by a parameter): a sample of that.
     if let Some(format) = shape.loader.as_deref().and_then(loaded_format).filter(|_| !lower.ends_with(".gz")) {
         return sample_of(format).map(|content| Resource { path: clean.to_string(), content });
     }
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     // An XML file holds the elements the fragment looks for in it.
-    let xml_read = ext == "xml" || is_xml_parser(&shape.callee) || shape.loader.as_deref().is_some_and(is_xml_parser);
+    let opened_or_loaded_as = |kind: &str| takes_first(&shape.callee, kind) || shape.loader.as_deref().is_some_and(|l| takes_first(l, kind));
+    let xml_read = ext == "xml" || opened_or_loaded_as("xml-path");
     if let Some(doc) = shape.xml.as_ref().filter(|_| xml_read).and_then(xml::document) {
         return Some(Resource { path: clean.to_string(), content: doc });
     }
     // An HTML file holds the elements the fragment looks for in it.
-    let html_read = matches!(ext, "html" | "htm") || [&shape.callee, shape.loader.as_deref().unwrap_or("")].iter().any(|c| is_html_parser(c));
+    let html_read = matches!(ext, "html" | "htm") || opened_or_loaded_as("html");
     if html_read && !shape.html.is_empty() {
         return Some(Resource { path: clean.to_string(), content: html::document(&shape.html).into_bytes() });
     }
@@ -535,17 +536,12 @@ fn loaded_format(loader: &str) -> Option<&'static str> {
     }
 }
 
-/// A callee that parses an XML file: the ones `data/callee_kinds.txt`
-/// says take an `xml-path` first (ElementTree's, lxml's or minidom's
-/// `parse`/`iterparse`, `iterparse` imported bare).
-fn is_xml_parser(callee: &str) -> bool {
-    super::knowledge::argument_kind(callee, Some(0), None) == Some("xml-path")
-}
-
-/// A callee that parses HTML text or an open HTML file
-/// (`data/callee_kinds.txt`'s `html`: `BeautifulSoup(f)`).
-fn is_html_parser(callee: &str) -> bool {
-    !callee.is_empty() && super::knowledge::argument_kind(callee, Some(0), None) == Some("html")
+/// Whether `callee` takes a first argument of `kind` (`data/callee_kinds.txt`):
+/// an XML parser an `xml-path` (ElementTree's, lxml's or minidom's
+/// `parse`/`iterparse`, `iterparse` imported bare), an HTML parser `html`
+/// (`BeautifulSoup(f)`), a CSV reader a `csv-stream`.
+fn takes_first(callee: &str, kind: &str) -> bool {
+    !callee.is_empty() && super::knowledge::argument_kind(callee, Some(0), None) == Some(kind)
 }
 
 /// XML text for a document the fragment parses from a string

@@ -281,6 +281,12 @@ impl Value {
         matches!(self, Value::Anything) || self.children().into_iter().any(Value::uses_anything)
     }
 
+    /// Whether this is a DataFrame built with pandas' constructor from a
+    /// dict of columns, which [`Value::dataframe_columns_mut`] edits.
+    pub fn is_dataframe(&self) -> bool {
+        matches!(self, Value::Call { func, args, .. } if func == "pd.DataFrame" && matches!(args.first(), Some(Value::Dict(_))))
+    }
+
     /// The value of a DataFrame built with pandas' constructor from a dict
     /// of columns (`pd.DataFrame({...})`), to add columns to.
     pub fn dataframe_columns_mut(&mut self) -> Option<&mut Vec<(Value, Value)>> {

@@ -60,13 +60,17 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
         let Some(instance) = instance_of(c, &init_args) else { continue };
         let obj = format!("{}_instance", c.name.to_lowercase());
         p.driver.push(format!("{obj} = {instance}"));
+        let exits = c.methods.iter().any(|x| x.name == "__exit__");
         for m in &c.methods {
             if m.name.starts_with("__") {
-                // A special method runs through the operation Python maps to it.
-                let exits = c.methods.iter().any(|x| x.name == "__exit__");
-                if SPECIAL_METHODS.contains(&m.name.as_str()) && (m.name != "__enter__" || exits) {
-                    let args = driver_arg_list(ctx, p, m, true);
+                // A special method runs through the operation Python maps to
+                // it. Its arguments are made on a copy, kept only when some
+                // operation invokes it (so no binding is left for `__del__`).
+                if m.name != "__enter__" || exits {
+                    let mut with_args = p.clone();
+                    let args = driver_arg_list(ctx, &mut with_args, m, true);
                     if let Some(statement) = special_method_use(&obj, m, &args) {
+                        *p = with_args;
                         p.driver.push(statement);
                     }
                 }
@@ -87,11 +91,6 @@ fn add_driver(ctx: &Context, p: &mut Prefix) {
 /// for `__getitem__`, `x in obj` for `__contains__`), with `args` for its
 /// parameters after `self`; `None` for one no plain statement invokes
 /// (construction, `__del__`, class hooks) or with other arguments.
-const SPECIAL_METHODS: &[&str] = &[
-    "__len__", "__str__", "__repr__", "__bool__", "__hash__", "__int__", "__float__", "__iter__", "__next__", "__enter__", "__call__",
-    "__getitem__", "__contains__", "__setitem__", "__delitem__", "__eq__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__sub__", "__mul__",
-];
-
 fn special_method_use(obj: &str, m: &FunctionDef, args: &[String]) -> Option<String> {
     if m.is_async {
         return None;

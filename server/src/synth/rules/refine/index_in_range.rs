@@ -6,28 +6,28 @@
 
 use crate::analysis::{line_statement, Condition};
 use crate::synth::prefix::Prefix;
-use crate::synth::rules::{Rule, Stage, Trigger};
+use crate::synth::rules::refine::Refine;
+use crate::synth::rules::Failure;
 use crate::synth::session::Context;
 use crate::synth::value::Value;
 
 pub struct IndexInRange;
 
-impl Rule for IndexInRange {
+impl Refine for IndexInRange {
     fn name(&self) -> &'static str {
         "index-in-range"
     }
-    fn stage(&self) -> Stage {
-        Stage::Refine
+    fn exception(&self) -> &'static str {
+        "IndexError"
     }
-    fn applies(&self, _ctx: &Context, t: &Trigger) -> bool {
-        t.failure().is_some_and(|fail| fail.is("IndexError") && fail.line.is_some())
+    fn reads(&self, _ctx: &Context, fail: &Failure) -> bool {
+        fail.line.is_some()
     }
-    fn propose(&self, ctx: &Context, t: &Trigger) -> Vec<Prefix> {
-        let Some(fail) = t.failure() else { return Vec::new() };
+    fn refine(&self, ctx: &Context, fail: &Failure) -> Vec<Prefix> {
         let Some(line) = fail.line else { return Vec::new() };
-        let statement = line_statement(&ctx.statement_text(line));
+        // The line's indices, read once for every name it reads.
         let mut indices = Vec::new();
-        statement.expressions.iter().for_each(|e| index_names(e, &mut indices));
+        line_statement(&ctx.statement_text(line)).expressions.iter().for_each(|e| index_names(e, &mut indices));
         fail.edit_each_name_on_line(|b| {
             if !indices.contains(&b.name) || !matches!(b.value(), Some(Value::Int(n)) if *n != 0) {
                 return false;

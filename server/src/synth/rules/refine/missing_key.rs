@@ -4,6 +4,7 @@
 use crate::synth::additions::add_key;
 use crate::synth::error_text::{key_error_key, pandas_missing_labels};
 use crate::synth::prefix::{Binding, Prefix};
+use crate::synth::value::Value;
 use crate::synth::rules::refine::Refine;
 use crate::synth::rules::Failure;
 use crate::synth::session::Context;
@@ -29,7 +30,7 @@ impl Refine for MissingKey {
         let mut frames = 0;
         for n in &fail.names_on_line {
             if let Some(b) = all.binding_mut(n) {
-                if b.value().is_some_and(|v| v.clone().dataframe_columns_mut().is_some()) && add_key(b, &key) {
+                if b.value().is_some_and(Value::is_dataframe) && add_key(b, &key) {
                     frames += 1;
                 }
             }
